@@ -1,0 +1,37 @@
+# ACE make targets. `make demo` runs the main job; `make test` runs the tests
+# (installing what they need first). See README.md.
+SHELL := /bin/bash
+GO ?= go
+DECKS ?= testdata/decks/*.pptx
+RECIPE ?= testdata/recipes/rebrand.yaml
+OUT ?= out
+
+.PHONY: setup build demo test test-short bench lint fuzz docs proto
+
+setup:
+	bash scripts/setup
+
+build:
+	$(GO) build -o bin/ace ./cmd/ace
+
+demo: setup build
+	./bin/ace batch --recipe $(RECIPE) $(DECKS) -o $(OUT)
+
+test: setup
+	bash scripts/test
+
+test-short:
+	$(GO) test -short ./...
+
+bench: setup
+	bash scripts/bench
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1)
+	$(GO) vet ./...
+
+fuzz:
+	bash scripts/fuzz
+
+docs: build
+	./bin/ace tools --markdown > docs/tools.md

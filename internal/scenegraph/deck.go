@@ -1,0 +1,80 @@
+package scenegraph
+
+// Deck is a presentation: ordered slides, the design tokens they draw on, and
+// the assets they reference.
+type Deck struct {
+	ID   string `json:"id"`
+	Name string `json:"name,omitempty"`
+	// Width and Height of every slide, px.
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+	Tokens Tokens  `json:"tokens"`
+	Slides []*Node `json:"slides"`
+	// Assets maps an asset ref (the hex SHA-256 of its bytes) to its
+	// metadata; the bytes live in the store (internal/store).
+	Assets map[string]Asset `json:"assets,omitempty"`
+	// Sections names runs of slides (PowerPoint sections), in order.
+	Sections []Section `json:"sections,omitempty"`
+	// IDSeq is the highest sequence number NewID has handed out. It only
+	// grows, so a fresh id is never one the deck's history has seen.
+	IDSeq uint64 `json:"idSeq,omitempty"`
+	// Source records the file the deck was imported from.
+	Source *DeckSource `json:"source,omitempty"`
+}
+
+// DeckSource is the imported file, kept so export can write back untouched
+// parts byte-identical.
+type DeckSource struct {
+	Format string `json:"format"`         // "pptx" | "figma" | "json"
+	Name   string `json:"name,omitempty"` // original file name
+	Ref    string `json:"ref,omitempty"`  // store ref of the original bytes
+}
+
+// Section is a named group of consecutive slides.
+type Section struct {
+	Name     string   `json:"name"`
+	SlideIDs []string `json:"slideIds"`
+}
+
+// Asset describes an image or media file by content address.
+type Asset struct {
+	MimeType string `json:"mimeType"`
+	Bytes    int64  `json:"bytes"`
+	Width    int    `json:"width,omitempty"`  // intrinsic px, when known
+	Height   int    `json:"height,omitempty"` // intrinsic px, when known
+	Name     string `json:"name,omitempty"`   // original file name
+}
+
+// Tokens is the deck's design system: named colours, fonts per script slot
+// and named text styles (OOXML theme a:clrScheme / a:fontScheme; Figma
+// styles and variables).
+type Tokens struct {
+	Colors     map[string]Color     `json:"colors,omitempty"` // "dk1", "accent1", "brand.primary", ...
+	Fonts      FontTokens           `json:"fonts"`
+	TextStyles map[string]TypeStyle `json:"textStyles,omitempty"` // "title", "body", "h1", ...
+	Variables  map[string]string    `json:"variables,omitempty"`
+}
+
+// FontTokens are the theme's heading (major) and body (minor) fonts.
+type FontTokens struct {
+	Major ScriptFonts `json:"major"`
+	Minor ScriptFonts `json:"minor"`
+}
+
+// ScriptFonts names a typeface per script slot (a:latin, a:ea, a:cs).
+type ScriptFonts struct {
+	Latin     string `json:"latin,omitempty"`
+	EastAsian string `json:"eastAsian,omitempty"`
+	Complex   string `json:"complex,omitempty"`
+}
+
+// SlideByID returns the slide with that id and its 0-based position, or
+// (nil, -1).
+func (d *Deck) SlideByID(id string) (*Node, int) {
+	for i, s := range d.Slides {
+		if s.ID == id {
+			return s, i
+		}
+	}
+	return nil, -1
+}
