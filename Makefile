@@ -35,3 +35,9 @@ fuzz:
 
 docs: build
 	./bin/ace tools --markdown > docs/tools.md
+
+# Regenerates proto/ace/v1/*.pb.go (protoc from Debian's protobuf-compiler;
+# protoc-gen-go pinned to the google.golang.org/protobuf in go.mod).
+proto:
+	$(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@v1.36.12
+	PATH="$$($(GO) env GOPATH)/bin:$$PATH" protoc -I proto --go_out=. --go_opt=module=github.com/acecanvas/ace proto/ace/v1/*.proto
