@@ -1,0 +1,313 @@
+package diff
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/acecanvas/ace/internal/scenegraph"
+)
+
+// typoProp is one compared typography property (ACE App. E.3), with its
+// default folded in so "" and the default compare equal.
+type typoProp struct {
+	name string
+	get  func(s *scenegraph.TypeStyle) any
+}
+
+var typoProps = []typoProp{
+	{"fontFamily", func(s *scenegraph.TypeStyle) any { return s.FontFamily }},
+	{"fontFamilyEastAsian", func(s *scenegraph.TypeStyle) any { return s.FontFamilyEastAsian }},
+	{"fontFamilyComplex", func(s *scenegraph.TypeStyle) any { return s.FontFamilyComplex }},
+	{"fontSize", func(s *scenegraph.TypeStyle) any { return s.FontSize }},
+	{"fontWeight", func(s *scenegraph.TypeStyle) any {
+		if s.FontWeight == 0 {
+			return 400.0
+		}
+		return float64(s.FontWeight)
+	}},
+	{"fontStyle", func(s *scenegraph.TypeStyle) any {
+		if s.Italic != nil && *s.Italic {
+			return "italic"
+		}
+		return "normal"
+	}},
+	{"textAlignHorizontal", func(s *scenegraph.TypeStyle) any { return orDefault(s.TextAlignHorizontal, scenegraph.AlignLeft) }},
+	{"letterSpacing", func(s *scenegraph.TypeStyle) any { return f64(s.LetterSpacing, 0) }},
+	{"lineHeight", func(s *scenegraph.TypeStyle) any {
+		switch {
+		case s.LineHeightPx != 0:
+			return fmt.Sprintf("%gpx", round2(s.LineHeightPx))
+		case s.LineHeightPercent != 0:
+			return fmt.Sprintf("%g%%", math.Round(s.LineHeightPercent))
+		}
+		return "auto"
+	}},
+	{"textCase", func(s *scenegraph.TypeStyle) any { return orDefault(s.TextCase, scenegraph.CaseOriginal) }},
+	{"textDecoration", func(s *scenegraph.TypeStyle) any { return orDefault(s.TextDecoration, scenegraph.DecorationNone) }},
+	{"textColor", func(s *scenegraph.TypeStyle) any { return textColor(s) }},
+	{"hyperlink", func(s *scenegraph.TypeStyle) any { return linkString(s.Link) }},
+	{"baselineShift", func(s *scenegraph.TypeStyle) any { return s.Baseline }},
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// textColor is the first visible solid text fill, or "" when inherited.
+func textColor(s *scenegraph.TypeStyle) any {
+	for _, p := range s.Fills {
+		if p.IsVisible() && p.Type == scenegraph.PaintSolid && p.Color != nil {
+			return *p.Color
+		}
+	}
+	return nil
+}
+
+func sameVal(a, b any) bool {
+	switch x := a.(type) {
+	case float64:
+		y, ok := b.(float64)
+		return ok && sameNum(x, y)
+	case scenegraph.Color:
+		y, ok := b.(scenegraph.Color)
+		return ok && x.Near(y, ColorTol)
+	}
+	return a == b
+}
+
+func showVal(v any) any {
+	switch x := v.(type) {
+	case scenegraph.Color:
+		return x.Hex()
+	case nil:
+		return "inherited"
+	case float64:
+		return round2(x)
+	}
+	return v
+}
+
+// text compares characters, typography, per-character overrides and
+// paragraph properties.
+func (m modifier) text() {
+	o, c := &m.o.TextContent, &m.c.TextContent
+	if !o.HasText() && !c.HasText() {
+		return
+	}
+	to, tc := normText(o.Characters), normText(c.Characters)
+	if to != tc {
+		m.add("characters", to, tc, "text: "+textChange(to, tc), false)
+	}
+	n := utf8.RuneCountInString(o.Characters)
+	if to != tc || n == 0 || utf8.RuneCountInString(c.Characters) != n {
+		// No per-character alignment: compare the style of the first
+		// character, which carries a whole-text restyle.
+		so, sc := o.StyleAt(0), c.StyleAt(0)
+		for _, p := range typoProps {
+			if a, b := p.get(&so), p.get(&sc); !sameVal(a, b) {
+				m.change(p.name, showVal(a), showVal(b))
+			}
+		}
+	} else {
+		m.charStyles(n)
+	}
+	if po, pc := paragraphStrings(o), paragraphStrings(c); strings.Join(po, "|") != strings.Join(pc, "|") {
+		if len(po) == len(pc) || to == tc {
+			m.change("paragraphs", po, pc)
+		}
+	}
+	if bo, bc := textBoxString(o.TextBox), textBoxString(c.TextBox); bo != bc {
+		m.change("textBox", bo, bc)
+	}
+}
+
+// RangeChange is a style override on a character range [Start, End) (code
+// points) of an otherwise unchanged text: an in-place highlight is not a
+// text edit (ACE App. E.3).
+type RangeChange struct {
+	Start   int               `json:"start"`
+	End     int               `json:"end"`
+	Text    string            `json:"text"`
+	Changes map[string][2]any `json:"changes"`
+}
+
+// charStyles compares the effective style of every character. A property
+// that changed the same way on every character is a plain property entry;
+// the rest become one styleOverride entry listing the changed ranges.
+func (m modifier) charStyles(n int) {
+	o, c := &m.o.TextContent, &m.c.TextContent
+	os, cs := make([]scenegraph.TypeStyle, n), make([]scenegraph.TypeStyle, n)
+	for i := range n {
+		os[i], cs[i] = o.StyleAt(i), c.StyleAt(i)
+	}
+	changed := make([]map[string][2]any, n) // per character: prop -> before, after
+	for _, p := range typoProps {
+		var idx []int
+		for i := range n {
+			if !sameVal(p.get(&os[i]), p.get(&cs[i])) {
+				idx = append(idx, i)
+			}
+		}
+		if len(idx) == 0 {
+			continue
+		}
+		if len(idx) == n && uniform(p, os) && uniform(p, cs) {
+			m.change(p.name, showVal(p.get(&os[0])), showVal(p.get(&cs[0])))
+			continue
+		}
+		for _, i := range idx {
+			if changed[i] == nil {
+				changed[i] = map[string][2]any{}
+			}
+			changed[i][p.name] = [2]any{showVal(p.get(&os[i])), showVal(p.get(&cs[i]))}
+		}
+	}
+	runes := []rune(c.Characters)
+	var ranges []RangeChange
+	for i := 0; i < n; {
+		if changed[i] == nil {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < n && changed[j] != nil && sameChanges(changed[i], changed[j]) {
+			j++
+		}
+		ranges = append(ranges, RangeChange{Start: i, End: j, Text: string(runes[i:j]), Changes: changed[i]})
+		i = j
+	}
+	if len(ranges) == 0 {
+		return
+	}
+	var parts []string
+	for _, r := range ranges {
+		var ch []string
+		for _, p := range typoProps {
+			if v, ok := r.Changes[p.name]; ok {
+				ch = append(ch, fmt.Sprintf("%s %v -> %v", p.name, v[0], v[1]))
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%q (chars %d-%d): %s", clip(r.Text, 40), r.Start, r.End, strings.Join(ch, ", ")))
+	}
+	m.add("styleOverride", nil, ranges, "style override on part of the text (text unchanged): "+strings.Join(parts, "; "), false)
+}
+
+func uniform(p typoProp, ss []scenegraph.TypeStyle) bool {
+	first := p.get(&ss[0])
+	for i := 1; i < len(ss); i++ {
+		if !sameVal(first, p.get(&ss[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameChanges(a, b map[string][2]any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || fmt.Sprint(v) != fmt.Sprint(w) {
+			return false
+		}
+	}
+	return true
+}
+
+func paragraphStrings(t *scenegraph.TextContent) []string {
+	var out []string
+	for _, p := range t.Paragraphs {
+		s := orDefault(p.ListType, scenegraph.ListNone)
+		if p.Level > 0 {
+			s += fmt.Sprintf(" lvl%d", p.Level)
+		}
+		if p.Align != "" {
+			s += " " + p.Align
+		}
+		if p.RTL {
+			s += " rtl"
+		}
+		if p.LineHeight != 0 {
+			s += fmt.Sprintf(" lh%g", round2(p.LineHeight))
+		}
+		if p.SpaceBefore != 0 || p.SpaceAfter != 0 {
+			s += fmt.Sprintf(" sp%g/%g", math.Round(p.SpaceBefore), math.Round(p.SpaceAfter))
+		}
+		out = append(out, s)
+	}
+	// trailing plain paragraphs are the default
+	for len(out) > 0 && out[len(out)-1] == scenegraph.ListNone {
+		out = out[:len(out)-1]
+	}
+	return out
+}
+
+func textBoxString(b *scenegraph.TextBox) string {
+	if b == nil {
+		return ""
+	}
+	s := b.AutoResize
+	if b.NoWrap {
+		s += " nowrap"
+	}
+	if b.Vertical != "" {
+		s += " " + b.Vertical
+	}
+	if b.Columns > 1 {
+		s += fmt.Sprintf(" cols%d", b.Columns)
+	}
+	if b.Insets != nil {
+		in := b.Insets
+		s += fmt.Sprintf(" inset %g/%g/%g/%g", math.Round(in.Top), math.Round(in.Right), math.Round(in.Bottom), math.Round(in.Left))
+	}
+	return strings.TrimSpace(s)
+}
+
+// textChange shows a text edit compactly: the changed middle with a little
+// context when both texts share a prefix or suffix.
+func textChange(a, b string) string {
+	if a == "" {
+		return fmt.Sprintf("set to %q", clip(b, 120))
+	}
+	if b == "" {
+		return fmt.Sprintf("cleared (was %q)", clip(a, 120))
+	}
+	ra, rb := []rune(a), []rune(b)
+	p := 0
+	for p < len(ra) && p < len(rb) && ra[p] == rb[p] {
+		p++
+	}
+	s := 0
+	for s < len(ra)-p && s < len(rb)-p && ra[len(ra)-1-s] == rb[len(rb)-1-s] {
+		s++
+	}
+	if p+s < 8 || len(ra) < 40 && len(rb) < 40 {
+		return fmt.Sprintf("%q -> %q", clip(a, 120), clip(b, 120))
+	}
+	ctx := func(r []rune, from, to int) string {
+		lo, hi := max(0, from-15), min(len(r), to+15)
+		out := string(r[lo:hi])
+		if lo > 0 {
+			out = "…" + out
+		}
+		if hi < len(r) {
+			out += "…"
+		}
+		return out
+	}
+	return fmt.Sprintf("%q -> %q", clip(ctx(ra, p, len(ra)-s), 160), clip(ctx(rb, p, len(rb)-s), 160))
+}
+
+// clip shortens s to at most n runes, marking the cut with "…".
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
