@@ -1,0 +1,301 @@
+package pptx
+
+import (
+	"math"
+	"strconv"
+
+	sg "github.com/acecanvas/ace/internal/scenegraph"
+)
+
+// theme holds what import needs from a theme part (a:theme): the colour
+// scheme (ECMA-376 §20.1.6.2) and the font scheme per script slot.
+type theme struct {
+	colors map[string]sg.Color // dk1, lt1, dk2, lt2, accent1..6, hlink, folHlink
+	major  sg.ScriptFonts
+	minor  sg.ScriptFonts
+	fills  []*xnode // a:fmtScheme/a:fillStyleLst entries
+	lines  []*xnode // a:fmtScheme/a:lnStyleLst entries
+	bgs    []*xnode // a:fmtScheme/a:bgFillStyleLst entries
+}
+
+var schemeSlots = []string{"dk1", "lt1", "dk2", "lt2", "accent1", "accent2", "accent3", "accent4", "accent5", "accent6", "hlink", "folHlink"}
+
+func parseTheme(doc *xnode) *theme {
+	t := &theme{colors: map[string]sg.Color{}}
+	el := doc.root().child(nsA, "themeElements")
+	cs := el.child(nsA, "clrScheme")
+	for _, slot := range schemeSlots {
+		if c := cs.child(nsA, slot); c != nil {
+			for _, k := range c.elems() {
+				if col, ok := baseColor(k); ok {
+					t.colors[slot] = col
+					break
+				}
+			}
+		}
+	}
+	fs := el.child(nsA, "fontScheme")
+	slot := func(f *xnode) sg.ScriptFonts {
+		return sg.ScriptFonts{
+			Latin:     f.child(nsA, "latin").av("typeface"),
+			EastAsian: f.child(nsA, "ea").av("typeface"),
+			Complex:   f.child(nsA, "cs").av("typeface"),
+		}
+	}
+	t.major = slot(fs.child(nsA, "majorFont"))
+	t.minor = slot(fs.child(nsA, "minorFont"))
+	fm := el.child(nsA, "fmtScheme")
+	t.fills = fm.child(nsA, "fillStyleLst").elems()
+	t.lines = fm.child(nsA, "lnStyleLst").elems()
+	t.bgs = fm.child(nsA, "bgFillStyleLst").elems()
+	return t
+}
+
+// colorCtx resolves DrawingML colours: scheme names through the master's
+// colour map (p:clrMap: bg1 -> lt1, tx1 -> dk1, ...) into the theme palette.
+type colorCtx struct {
+	th     *theme
+	clrMap map[string]string
+	phClr  *paintColor // the colour a style reference (a:fillRef, ...) passes down
+}
+
+// paintColor is a resolved colour with the theme reference it came from.
+type paintColor struct {
+	c     sg.Color
+	theme *sg.ThemeColor
+}
+
+var presetColors = map[string]string{
+	"black": "000000", "white": "FFFFFF", "red": "FF0000", "green": "008000", "blue": "0000FF",
+	"yellow": "FFFF00", "gray": "808080", "grey": "808080", "silver": "C0C0C0", "orange": "FFA500",
+	"purple": "800080", "navy": "000080", "teal": "008080", "maroon": "800000", "lime": "00FF00",
+	"cyan": "00FFFF", "magenta": "FF00FF", "darkGray": "A9A9A9", "ltGray": "D3D3D3", "dkGray": "A9A9A9",
+}
+
+// baseColor reads a colour element without its transforms (used for theme
+// palette entries).
+func baseColor(e *xnode) (sg.Color, bool) {
+	switch e.local {
+	case "srgbClr":
+		c, err := sg.ParseHex(e.av("val"))
+		return c, err == nil
+	case "sysClr":
+		v := e.av("lastClr")
+		if v == "" {
+			if e.av("val") == "window" {
+				v = "FFFFFF"
+			} else {
+				v = "000000"
+			}
+		}
+		c, err := sg.ParseHex(v)
+		return c, err == nil
+	case "prstClr":
+		if h, ok := presetColors[e.av("val")]; ok {
+			return sg.MustHex(h), true
+		}
+		return sg.Color{A: 1}, true
+	case "scrgbClr":
+		f := func(s string) float64 { return clamp01(pct(s)) }
+		return sg.Color{R: f(e.av("r")), G: f(e.av("g")), B: f(e.av("b")), A: 1}, true
+	case "hslClr":
+		h := num(e.av("hue")) / 60000 / 360
+		r, g, b := hslToRGB(h, clamp01(pct(e.av("sat"))), clamp01(pct(e.av("lum"))))
+		return sg.Color{R: r, G: g, B: b, A: 1}, true
+	}
+	return sg.Color{}, false
+}
+
+// color resolves a colour element (srgbClr, schemeClr, ...) with its
+// transforms (lumMod, lumOff, tint, shade, alpha, satMod; ECMA-376
+// §20.1.2.3). A schemeClr also yields the theme reference.
+func (cc *colorCtx) color(e *xnode) (paintColor, bool) {
+	if e == nil {
+		return paintColor{}, false
+	}
+	var out paintColor
+	if e.local == "schemeClr" {
+		name := e.av("val")
+		if name == "phClr" {
+			if cc.phClr == nil {
+				return paintColor{c: sg.Color{A: 1}}, true
+			}
+			out = *cc.phClr
+			if out.theme != nil {
+				tc := *out.theme
+				tc.Mods = append([]sg.ColorMod(nil), tc.Mods...)
+				out.theme = &tc
+			}
+		} else {
+			if m, ok := cc.clrMap[name]; ok {
+				name = m
+			}
+			c, ok := cc.th.colors[name]
+			if !ok {
+				c = sg.Color{A: 1}
+			}
+			out = paintColor{c: c, theme: &sg.ThemeColor{Name: name}}
+		}
+	} else {
+		c, ok := baseColor(e)
+		if !ok {
+			return paintColor{}, false
+		}
+		out.c = c
+	}
+	for _, m := range e.elems() {
+		v := pct(m.av("val"))
+		switch m.local {
+		case "lumMod", "lumOff", "tint", "shade", "alpha", "satMod", "satOff":
+		default:
+			continue
+		}
+		out.c = applyMod(out.c, m.local, v)
+		if out.theme != nil {
+			out.theme.Mods = append(out.theme.Mods, sg.ColorMod{Op: m.local, Val: v})
+		}
+	}
+	return out, true
+}
+
+// colorChild resolves the first colour element under e (solidFill, a
+// style reference, ...).
+func (cc *colorCtx) colorChild(e *xnode) (paintColor, bool) {
+	if e == nil {
+		return paintColor{}, false
+	}
+	for _, k := range e.elems() {
+		if pc, ok := cc.color(k); ok {
+			return pc, true
+		}
+	}
+	return paintColor{}, false
+}
+
+// ApplyMod applies one DrawingML colour transform.
+func applyMod(c sg.Color, op string, v float64) sg.Color {
+	switch op {
+	case "alpha":
+		c.A = clamp01(v)
+	case "lumMod", "lumOff", "satMod", "satOff":
+		h, s, l := rgbToHSL(c.R, c.G, c.B)
+		switch op {
+		case "lumMod":
+			l *= v
+		case "lumOff":
+			l += v
+		case "satMod":
+			s *= v
+		case "satOff":
+			s += v
+		}
+		c.R, c.G, c.B = hslToRGB(h, clamp01(s), clamp01(l))
+	case "tint": // towards white
+		c.R, c.G, c.B = 1-(1-c.R)*v, 1-(1-c.G)*v, 1-(1-c.B)*v
+	case "shade": // towards black
+		c.R, c.G, c.B = c.R*v, c.G*v, c.B*v
+	}
+	c.R, c.G, c.B = clamp01(round4(c.R)), clamp01(round4(c.G)), clamp01(round4(c.B))
+	return c
+}
+
+func round4(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+
+func clamp01(x float64) float64 {
+	if math.IsNaN(x) || x < 0 {
+		return 0
+	}
+	if x > 1 {
+		return 1
+	}
+	return x
+}
+
+// pct parses a DrawingML percentage in thousandths of a percent
+// ("50000" = 0.5); "50%" is accepted too (strict OOXML).
+func pct(s string) float64 {
+	if n := len(s); n > 0 && s[n-1] == '%' {
+		return num(s[:n-1]) / 100
+	}
+	return num(s) / 100000
+}
+
+// num parses a number, 0 on error; never NaN or Inf.
+func num(s string) float64 {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	return f
+}
+
+// inum parses an integer attribute (EMU, hundredths of a point), 0 on error.
+func inum(s string) int64 {
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		f := num(s)
+		if f > 9e15 || f < -9e15 {
+			return 0
+		}
+		return int64(f)
+	}
+	return v
+}
+
+func rgbToHSL(r, g, b float64) (h, s, l float64) {
+	mx, mn := math.Max(r, math.Max(g, b)), math.Min(r, math.Min(g, b))
+	l = (mx + mn) / 2
+	if mx == mn {
+		return 0, 0, l
+	}
+	d := mx - mn
+	if l > 0.5 {
+		s = d / (2 - mx - mn)
+	} else {
+		s = d / (mx + mn)
+	}
+	switch mx {
+	case r:
+		h = (g - b) / d
+		if g < b {
+			h += 6
+		}
+	case g:
+		h = (b-r)/d + 2
+	default:
+		h = (r-g)/d + 4
+	}
+	return h / 6, s, l
+}
+
+func hslToRGB(h, s, l float64) (r, g, b float64) {
+	if s == 0 {
+		return l, l, l
+	}
+	var q float64
+	if l < 0.5 {
+		q = l * (1 + s)
+	} else {
+		q = l + s - l*s
+	}
+	p := 2*l - q
+	f := func(t float64) float64 {
+		t -= math.Floor(t)
+		switch {
+		case t < 1.0/6:
+			return p + (q-p)*6*t
+		case t < 0.5:
+			return q
+		case t < 2.0/3:
+			return p + (q-p)*(2.0/3-t)*6
+		}
+		return p
+	}
+	return f(h + 1.0/3), f(h), f(h - 1.0/3)
+}
+
+// hex6 formats a colour as RRGGBB for srgbClr.
+func hex6(c sg.Color) string {
+	h := c.Hex()
+	return h[1:7]
+}

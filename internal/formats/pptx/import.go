@@ -1,0 +1,640 @@
+package pptx
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	sg "github.com/acecanvas/ace/internal/scenegraph"
+)
+
+// Warning is something import or export approximated or dropped, with the
+// part it concerns.
+type Warning struct {
+	Part string `json:"part,omitempty"`
+	Msg  string `json:"message"`
+}
+
+func (w Warning) String() string {
+	if w.Part == "" {
+		return w.Msg
+	}
+	return w.Part + ": " + w.Msg
+}
+
+// Import reads a .pptx into the scene graph with DefaultLimits. See
+// ImportDetailed.
+func Import(data []byte, name string) (*sg.Deck, sg.Blobs, error) {
+	d, b, _, err := ImportDetailed(data, name, DefaultLimits)
+	return d, b, err
+}
+
+// ImportDetailed reads a .pptx (PresentationML, ECMA-376 Part 1 §19) into a
+// scene-graph deck. The returned blobs hold every media part by SHA-256 ref
+// (also listed in Deck.Assets) and the original package bytes under
+// Deck.Source.Ref, which Export reads back to write untouched parts
+// byte-identical. Warnings list what was approximated.
+//
+// Errors name the file and the part: not a zip, truncated, a missing
+// required part ([Content_Types].xml, the presentation, a slide's layout),
+// invalid XML, or a limit exceeded.
+func ImportDetailed(data []byte, name string, lim Limits) (*sg.Deck, sg.Blobs, []Warning, error) {
+	im, err := newImporter(data, name, lim)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := im.run(); err != nil {
+		return nil, nil, nil, err
+	}
+	return im.deck, im.blobs, im.warns, nil
+}
+
+type importer struct {
+	p        *pkg
+	name     string
+	deck     *sg.Deck
+	blobs    sg.Blobs
+	warns    []Warning
+	presPart string
+	pres     *xnode
+	defText  *xnode
+	masters  map[string]*master
+	layouts  map[string]*layout
+	slides   []*slideInfo
+	bySlide  map[string]*slideInfo // slide part -> info
+	media    map[string]string     // media part -> asset ref
+	shapes   map[string]*shapeInfo // node id -> element, for export
+	sldIDs   map[string]string     // p:sldId/@id -> slide node id
+	themeOf  map[string]*theme
+	warnSeen map[string]bool
+}
+
+type master struct {
+	part     string
+	doc      *xnode
+	th       *theme
+	clrMap   map[string]string
+	txStyles *xnode
+	phs      []*xnode
+	bg       *xnode
+}
+
+type layout struct {
+	part string
+	name string
+	doc  *xnode
+	m    *master
+	phs  []*xnode
+	bg   *xnode
+}
+
+// slideInfo is what export needs to find a slide's XML again.
+type slideInfo struct {
+	part   string
+	doc    *xnode
+	spTree *xnode
+	node   *sg.Node
+	lay    *layout
+	rels   []rel
+	sldID  string // p:sldId/@id
+	relID  string // r:id in presentation.xml
+	maxID  int    // highest cNvPr id in the slide
+	notes  string // notes slide part, if any
+	cc     *colorCtx
+}
+
+// shapeInfo ties a node to its element and the coordinate mapping of its
+// parent, so export can patch the element in place.
+type shapeInfo struct {
+	elem  *xnode
+	node  *sg.Node
+	slide *slideInfo
+	m     emuMap
+	kind  string // sp, pic, grpSp, graphicFrame, cxnSp, tc, other
+}
+
+// emuMap maps a container's child EMU coordinates to its local px:
+// px = (emu - off) * scale / 9525 (a:chOff / a:chExt of p:grpSpPr).
+type emuMap struct {
+	offX, offY     int64
+	scaleX, scaleY float64
+}
+
+var slideMap = emuMap{scaleX: 1, scaleY: 1}
+
+func (m emuMap) x(emu int64) float64 { return float64(emu-m.offX) * m.scaleX / sg.EMUPerPx }
+func (m emuMap) y(emu int64) float64 { return float64(emu-m.offY) * m.scaleY / sg.EMUPerPx }
+func (m emuMap) w(emu int64) float64 { return float64(emu) * m.scaleX / sg.EMUPerPx }
+func (m emuMap) h(emu int64) float64 { return float64(emu) * m.scaleY / sg.EMUPerPx }
+
+func newImporter(data []byte, name string, lim Limits) (*importer, error) {
+	if lim.MaxParts == 0 {
+		lim = DefaultLimits
+	}
+	p, err := openPackage(data, name, lim)
+	if err != nil {
+		return nil, err
+	}
+	im := &importer{
+		p: p, name: name, blobs: sg.Blobs{},
+		masters: map[string]*master{}, layouts: map[string]*layout{}, bySlide: map[string]*slideInfo{},
+		media: map[string]string{}, shapes: map[string]*shapeInfo{}, sldIDs: map[string]string{},
+		themeOf: map[string]*theme{}, warnSeen: map[string]bool{},
+	}
+	ref := im.blobs.Put(data)
+	base := strings.TrimSuffix(path.Base(name), path.Ext(name))
+	im.deck = &sg.Deck{
+		ID:     "pptx-" + ref[:16],
+		Name:   base,
+		Source: &sg.DeckSource{Format: "pptx", Name: name, Ref: ref},
+	}
+	return im, nil
+}
+
+func (im *importer) warn(part, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if im.warnSeen[part+"\x00"+msg] {
+		return
+	}
+	im.warnSeen[part+"\x00"+msg] = true
+	im.warns = append(im.warns, Warning{Part: part, Msg: msg})
+}
+
+func (im *importer) run() error {
+	p := im.p
+	if !p.has("[Content_Types].xml") {
+		return fmt.Errorf("%s: missing part [Content_Types].xml; this zip is not an OPC package (.pptx)", im.name)
+	}
+	if _, err := p.xml("[Content_Types].xml"); err != nil {
+		return err
+	}
+	pkgRels, err := p.relsOf("")
+	if err != nil {
+		return err
+	}
+	if !p.has("_rels/.rels") {
+		return fmt.Errorf("%s: missing part _rels/.rels (package relationships)", im.name)
+	}
+	od, ok := relByType(pkgRels, relOfficeDoc)
+	if !ok {
+		// strict OOXML uses a purl.oclc.org type; accept any officeDocument
+		for _, r := range pkgRels {
+			if strings.HasSuffix(r.Type, "/officeDocument") {
+				od, ok = r, true
+			}
+		}
+	}
+	if !ok {
+		return fmt.Errorf("%s: _rels/.rels has no officeDocument relationship; not a presentation", im.name)
+	}
+	im.presPart = od.Target
+	doc, err := p.xml(im.presPart)
+	if err != nil {
+		return err
+	}
+	im.pres = doc.root()
+	if !im.pres.is(nsP, "presentation") {
+		return fmt.Errorf("%s: part %s: root is <%s>, want p:presentation (is this a Word or Excel file?)", im.name, im.presPart, qname(im.pres.prefix, im.pres.local))
+	}
+	im.defText = im.pres.child(nsP, "defaultTextStyle")
+	sz := im.pres.child(nsP, "sldSz")
+	cx, cy := inum(sz.av("cx")), inum(sz.av("cy"))
+	if cx <= 0 || cy <= 0 {
+		cx, cy = 12192000, 6858000
+		im.warn(im.presPart, "no valid p:sldSz; assumed 16:9 (13.333 x 7.5 in)")
+	}
+	im.deck.Width, im.deck.Height = sg.EMUToPx(cx), sg.EMUToPx(cy)
+	presRels, err := p.relsOf(im.presPart)
+	if err != nil {
+		return err
+	}
+	// Theme tokens come from the first master's theme.
+	for _, mid := range im.pres.path(nsP, "sldMasterIdLst").all(nsP, "sldMasterId") {
+		r, ok := relByID(presRels, mid.attrNS(nsR, "id"))
+		if !ok {
+			return fmt.Errorf("%s: part %s: slide master relationship %q not found", im.name, im.presPart, mid.attrNS(nsR, "id"))
+		}
+		m, err := im.master(r.Target)
+		if err != nil {
+			return err
+		}
+		if im.deck.Tokens.Colors == nil {
+			im.tokens(m)
+		}
+	}
+	for i, sid := range im.pres.path(nsP, "sldIdLst").all(nsP, "sldId") {
+		rid := sid.attrNS(nsR, "id")
+		r, ok := relByID(presRels, rid)
+		if !ok {
+			return fmt.Errorf("%s: part %s: slide %d's relationship %q not found in %s", im.name, im.presPart, i+1, rid, relsPart(im.presPart))
+		}
+		if !p.has(r.Target) {
+			return fmt.Errorf("%s: missing part %s (slide %d listed in %s)", im.name, r.Target, i+1, im.presPart)
+		}
+		si, err := im.slide(r.Target, i)
+		if err != nil {
+			return err
+		}
+		si.sldID, si.relID = sid.av("id"), rid
+		im.sldIDs[si.sldID] = si.node.ID
+		im.slides = append(im.slides, si)
+		im.deck.Slides = append(im.deck.Slides, si.node)
+	}
+	im.sections()
+	im.resolveLinks()
+	for _, s := range im.deck.Slides {
+		stampDigests(s)
+	}
+	return nil
+}
+
+// stampDigests records NodeDigest on every node carrying a Source, deepest
+// first (a parent's digest covers its children's).
+func stampDigests(n *sg.Node) {
+	for _, c := range n.Children {
+		stampDigests(c)
+	}
+	if n.Source != nil {
+		n.Source.Digest = sg.NodeDigest(n)
+	}
+}
+
+func (im *importer) tokens(m *master) {
+	t := &im.deck.Tokens
+	t.Colors = map[string]sg.Color{}
+	for k, v := range m.th.colors {
+		t.Colors[k] = v
+	}
+	t.Fonts = sg.FontTokens{Major: m.th.major, Minor: m.th.minor}
+	cc := &colorCtx{th: m.th, clrMap: m.clrMap}
+	ts := map[string]sg.TypeStyle{}
+	for key, el := range map[string]string{"title": "titleStyle", "body": "bodyStyle", "other": "otherStyle"} {
+		src := m.txStyles.child(nsP, el)
+		if src == nil {
+			continue
+		}
+		tc := &textCtx{im: im, cc: cc, th: m.th, lists: []*xnode{im.defText, src}}
+		ts[key] = tc.runStyle(0, nil)
+	}
+	if len(ts) > 0 {
+		t.TextStyles = ts
+	}
+}
+
+func (im *importer) theme(part string) (*theme, error) {
+	if t, ok := im.themeOf[part]; ok {
+		return t, nil
+	}
+	doc, err := im.p.xml(part)
+	if err != nil {
+		return nil, err
+	}
+	t := parseTheme(doc)
+	im.themeOf[part] = t
+	return t, nil
+}
+
+func (im *importer) master(part string) (*master, error) {
+	if m, ok := im.masters[part]; ok {
+		return m, nil
+	}
+	doc, err := im.p.xml(part)
+	if err != nil {
+		return nil, err
+	}
+	rels, err := im.p.relsOf(part)
+	if err != nil {
+		return nil, err
+	}
+	tr, ok := relByType(rels, relTheme)
+	if !ok {
+		return nil, fmt.Errorf("%s: part %s: slide master has no theme relationship", im.name, part)
+	}
+	th, err := im.theme(tr.Target)
+	if err != nil {
+		return nil, err
+	}
+	root := doc.root()
+	m := &master{part: part, doc: doc, th: th, clrMap: map[string]string{}, txStyles: root.child(nsP, "txStyles")}
+	for _, a := range root.child(nsP, "clrMap").attrs {
+		m.clrMap[a.local] = a.value
+	}
+	if len(m.clrMap) == 0 {
+		m.clrMap = map[string]string{"bg1": "lt1", "tx1": "dk1", "bg2": "lt2", "tx2": "dk2"}
+	}
+	csld := root.child(nsP, "cSld")
+	m.bg = csld.child(nsP, "bg")
+	m.phs = placeholders(csld.child(nsP, "spTree"))
+	im.masters[part] = m
+	return m, nil
+}
+
+func (im *importer) layout(part string) (*layout, error) {
+	if l, ok := im.layouts[part]; ok {
+		return l, nil
+	}
+	doc, err := im.p.xml(part)
+	if err != nil {
+		return nil, err
+	}
+	rels, err := im.p.relsOf(part)
+	if err != nil {
+		return nil, err
+	}
+	mr, ok := relByType(rels, relSlideMaster)
+	if !ok {
+		return nil, fmt.Errorf("%s: part %s: slide layout has no slide master relationship", im.name, part)
+	}
+	m, err := im.master(mr.Target)
+	if err != nil {
+		return nil, err
+	}
+	csld := doc.root().child(nsP, "cSld")
+	l := &layout{part: part, name: csld.av("name"), doc: doc, m: m, bg: csld.child(nsP, "bg")}
+	l.phs = placeholders(csld.child(nsP, "spTree"))
+	im.layouts[part] = l
+	return l, nil
+}
+
+// placeholders lists the shapes with a p:ph in a shape tree, groups included.
+func placeholders(tree *xnode) []*xnode {
+	var out []*xnode
+	for _, e := range tree.elems() {
+		if e.local == "grpSp" {
+			out = append(out, placeholders(e)...)
+			continue
+		}
+		if phOf(e) != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// nvPr returns the p:nvPr of a shape element of any kind.
+func nvPr(e *xnode) *xnode {
+	for _, k := range e.elems() {
+		if strings.HasPrefix(k.local, "nv") && strings.HasSuffix(k.local, "Pr") {
+			return k.child(nsP, "nvPr")
+		}
+	}
+	return nil
+}
+
+// cNvPr returns the p:cNvPr of a shape element of any kind.
+func cNvPr(e *xnode) *xnode {
+	for _, k := range e.elems() {
+		if strings.HasPrefix(k.local, "nv") && strings.HasSuffix(k.local, "Pr") {
+			return k.child(nsP, "cNvPr")
+		}
+	}
+	return nil
+}
+
+func phOf(e *xnode) *xnode { return nvPr(e).child(nsP, "ph") }
+
+// phType returns the placeholder type, "obj" when absent (ECMA-376 §19.3.1.36).
+func phType(ph *xnode) string {
+	if t := ph.av("type"); t != "" {
+		return t
+	}
+	return "obj"
+}
+
+// matchPlaceholder finds the layout or master shape a slide placeholder
+// inherits from: same idx first, then same type (title~ctrTitle,
+// body~subTitle~obj).
+func matchPlaceholder(phs []*xnode, ph *xnode, byTypeOnly bool) *xnode {
+	if ph == nil {
+		return nil
+	}
+	t := phType(ph)
+	if idx, ok := ph.attr("idx"); ok && !byTypeOnly {
+		for _, c := range phs {
+			if v, ok2 := phOf(c).attr("idx"); ok2 && v == idx {
+				return c
+			}
+		}
+	}
+	for _, c := range phs {
+		if phType(phOf(c)) == t {
+			return c
+		}
+	}
+	family := func(t string) string {
+		switch t {
+		case "title", "ctrTitle":
+			return "title"
+		case "body", "subTitle", "obj", "tbl", "chart", "dgm", "media", "clipArt", "pic":
+			return "body"
+		}
+		return t
+	}
+	for _, c := range phs {
+		if family(phType(phOf(c))) == family(t) {
+			return c
+		}
+	}
+	return nil
+}
+
+func (im *importer) slide(part string, index int) (*slideInfo, error) {
+	doc, err := im.p.xml(part)
+	if err != nil {
+		return nil, err
+	}
+	root := doc.root()
+	if !root.is(nsP, "sld") {
+		return nil, fmt.Errorf("%s: part %s: root is <%s>, want p:sld", im.name, part, qname(root.prefix, root.local))
+	}
+	rels, err := im.p.relsOf(part)
+	if err != nil {
+		return nil, err
+	}
+	lr, ok := relByType(rels, relSlideLayout)
+	if !ok {
+		return nil, fmt.Errorf("%s: part %s: slide has no slide layout relationship (required by ECMA-376 §19.3.1.38)", im.name, part)
+	}
+	if !im.p.has(lr.Target) {
+		return nil, fmt.Errorf("%s: missing part %s (layout of %s)", im.name, lr.Target, part)
+	}
+	lay, err := im.layout(lr.Target)
+	if err != nil {
+		return nil, err
+	}
+	num := partNumber(part)
+	id := "s" + strconv.Itoa(num)
+	if num < 0 {
+		id = "s" + strconv.Itoa(index+1) + "x"
+	}
+	csld := root.child(nsP, "cSld")
+	si := &slideInfo{part: part, doc: doc, spTree: csld.child(nsP, "spTree"), lay: lay, rels: rels}
+	si.cc = &colorCtx{th: lay.m.th, clrMap: lay.m.clrMap}
+	if ov := root.path(nsP, "clrMapOvr").child(nsA, "overrideClrMapping"); ov != nil {
+		si.cc.clrMap = map[string]string{}
+		for _, a := range ov.attrs {
+			si.cc.clrMap[a.local] = a.value
+		}
+	}
+	n := &sg.Node{
+		ID: id, Type: sg.TypeSlide, Name: csld.av("name"), Transform: sg.Identity,
+		Size:   sg.Vector{X: im.deck.Width, Y: im.deck.Height},
+		Source: &sg.Source{Format: "pptx", Part: part},
+		Slide:  &sg.SlideProps{Layout: lay.name, Hidden: root.av("show") == "0"},
+	}
+	if n.Name == "" {
+		n.Name = fmt.Sprintf("Slide %d", index+1)
+	}
+	si.node = n
+	im.bySlide[part] = si
+	// Background: the slide's own, else the layout's, else the master's.
+	for _, bg := range []struct {
+		el   *xnode
+		part string
+	}{{csld.child(nsP, "bg"), part}, {lay.bg, lay.part}, {lay.m.bg, lay.m.part}} {
+		if bg.el != nil {
+			n.Fills = im.background(bg.el, bg.part, si.cc)
+			break
+		}
+	}
+	n.Slide.Transition = transition(root)
+	if nr, ok := relByType(rels, relNotesSlide); ok && im.p.has(nr.Target) {
+		si.notes = nr.Target
+		n.Slide.Notes = im.notesText(nr.Target)
+	}
+	ctx := &shapeCtx{im: im, si: si, part: part, cc: si.cc, ids: map[string]int{}}
+	n.Children = ctx.tree(si.spTree, slideMap, id)
+	si.maxID = ctx.maxID
+	return si, nil
+}
+
+// transition reads p:transition (directly or inside mc:AlternateContent's
+// fallback).
+func transition(root *xnode) *sg.Transition {
+	tr := root.child(nsP, "transition")
+	if tr == nil {
+		for _, ac := range root.all(nsMC, "AlternateContent") {
+			if t := ac.child(nsMC, "Fallback").child(nsP, "transition"); t != nil {
+				tr = t
+			}
+		}
+	}
+	if tr == nil {
+		return nil
+	}
+	t := &sg.Transition{Type: "none"}
+	if k := tr.elems(); len(k) > 0 {
+		t.Type = k[0].local
+		t.Direction = k[0].av("dir")
+	}
+	switch tr.av("spd") {
+	case "slow":
+		t.DurationMs = 1000
+	case "med":
+		t.DurationMs = 750
+	case "fast":
+		t.DurationMs = 500
+	}
+	if d := tr.av("dur"); d != "" {
+		t.DurationMs = num(d)
+	}
+	return t
+}
+
+// notesText returns the text of the notes slide's body placeholder.
+func (im *importer) notesText(part string) string {
+	doc, err := im.p.xml(part)
+	if err != nil {
+		im.warn(part, "notes slide unreadable: %v", err)
+		return ""
+	}
+	for _, sp := range doc.root().path(nsP, "cSld", "spTree").all(nsP, "sp") {
+		if ph := phOf(sp); ph != nil && phType(ph) == "body" {
+			var paras []string
+			for _, p := range sp.path(nsP, "txBody").all(nsA, "p") {
+				paras = append(paras, p.allText())
+			}
+			return strings.Join(paras, "\n")
+		}
+	}
+	return ""
+}
+
+// background turns p:bg (p:bgPr fill or p:bgRef theme reference) into paints.
+func (im *importer) background(bg *xnode, part string, cc *colorCtx) []sg.Paint {
+	if pr := bg.child(nsP, "bgPr"); pr != nil {
+		ps, _ := im.fill(pr, part, cc)
+		return ps
+	}
+	if ref := bg.child(nsP, "bgRef"); ref != nil {
+		pc, _ := cc.colorChild(ref)
+		idx := int(inum(ref.av("idx")))
+		sub := &colorCtx{th: cc.th, clrMap: cc.clrMap, phClr: &pc}
+		var style *xnode
+		switch {
+		case idx >= 1001 && idx-1001 < len(cc.th.bgs):
+			style = cc.th.bgs[idx-1001]
+		case idx >= 1 && idx-1 < len(cc.th.fills):
+			style = cc.th.fills[idx-1]
+		}
+		if style != nil {
+			wrap := &xnode{kind: kElem, kids: []*xnode{style}}
+			ps, _ := im.fill(wrap, part, sub)
+			return ps
+		}
+		return []sg.Paint{paintOf(pc)}
+	}
+	return nil
+}
+
+// sections reads the PowerPoint 2010 section list (p14:sectionLst in the
+// presentation's extLst).
+func (im *importer) sections() {
+	for _, ext := range im.pres.path(nsP, "extLst").all(nsP, "ext") {
+		sl := ext.child(nsP14, "sectionLst")
+		if sl == nil {
+			continue
+		}
+		for _, sec := range sl.all(nsP14, "section") {
+			s := sg.Section{Name: sec.av("name")}
+			for _, sid := range sec.child(nsP14, "sldIdLst").all(nsP14, "sldId") {
+				if id, ok := im.sldIDs[sid.av("id")]; ok {
+					s.SlideIDs = append(s.SlideIDs, id)
+					if sl, _ := im.deck.SlideByID(id); sl != nil {
+						sl.Slide.Section = s.Name
+					}
+				}
+			}
+			im.deck.Sections = append(im.deck.Sections, s)
+		}
+	}
+}
+
+// resolveLinks turns slide-jump hyperlinks (recorded as part names) into
+// slide ids, dropping jumps to slides that are not in the deck.
+func (im *importer) resolveLinks() {
+	fix := func(l *sg.Link) *sg.Link {
+		if l == nil || l.NodeID == "" {
+			return l
+		}
+		if si, ok := im.bySlide[l.NodeID]; ok {
+			return &sg.Link{NodeID: si.node.ID}
+		}
+		if l.URL != "" {
+			return &sg.Link{URL: l.URL}
+		}
+		return nil
+	}
+	im.deck.Walk(func(n, _ *sg.Node, _ int) bool {
+		n.Link = fix(n.Link)
+		if n.Style != nil {
+			n.Style.Link = fix(n.Style.Link)
+		}
+		for k, st := range n.StyleOverrideTable {
+			st.Link = fix(st.Link)
+			n.StyleOverrideTable[k] = st
+		}
+		return true
+	})
+}
