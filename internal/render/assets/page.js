@@ -1,0 +1,145 @@
+// In-page half of the renderer: sets a slide's DOM, typesets math, waits for
+// images and fonts, and reads back geometry in one round trip. Evaluated
+// once per tab through the DevTools protocol (the shell page's CSP allows no
+// script of its own).
+(() => {
+  const R = (b, o) => ({x: b.left - o.left, y: b.top - o.top, width: b.width, height: b.height});
+  const inter = (a, b) => {
+    const x0 = Math.max(a.x, b.x), y0 = Math.max(a.y, b.y);
+    const x1 = Math.min(a.x + a.width, b.x + b.width), y1 = Math.min(a.y + a.height, b.y + b.height);
+    return {x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0)};
+  };
+  const rgba = (s) => {
+    const m = /rgba?\(([^)]+)\)/.exec(s || '');
+    if (!m) return null;
+    const p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number);
+    return [p[0] / 255, p[1] / 255, p[2] / 255, p.length > 3 ? p[3] : 1];
+  };
+  const overC = (t, b) => {
+    const a = t[3] + b[3] * (1 - t[3]);
+    if (a <= 0) return [0, 0, 0, 0];
+    const mix = (x, y) => (x * t[3] + y * b[3] * (1 - t[3])) / a;
+    return [mix(t[0], b[0]), mix(t[1], b[1]), mix(t[2], b[2]), a];
+  };
+  // background under (x, y) ignoring `self`'s text: composite data-bg
+  // layers top-down until opaque; null when an image is in the way.
+  function backgroundAt(x, y, self) {
+    const els = document.elementsFromPoint(x, y);
+    const layers = [];
+    for (const e of els) {
+      if (self.tx && self.tx.contains(e)) continue;
+      if (e.tagName === 'IMG' || (e.classList && e.classList.contains('il'))) return null;
+      const bg = e.getAttribute && e.getAttribute('data-bg');
+      if (bg) {
+        const c = bg.split(',').map(Number);
+        let op = 1;
+        for (let a = e; a && a.id !== 'ace-root'; a = a.parentElement) {
+          const o = parseFloat(getComputedStyle(a).opacity);
+          if (!isNaN(o)) op *= o;
+        }
+        c[3] *= op;
+        layers.push(c);
+        if (c[3] >= 0.999) break;
+      }
+    }
+    let acc = [1, 1, 1, 1]; // the page is white under the slide
+    for (let i = layers.length - 1; i >= 0; i--) acc = overC(layers[i], acc);
+    return acc;
+  }
+  function lineCount(rects) {
+    const rs = rects.filter(r => r.width > 0.5 && r.height > 0.5).sort((a, b) => a.top - b.top);
+    let lines = 0, bottom = -Infinity;
+    for (const r of rs) {
+      const mid = r.top + r.height / 2;
+      if (mid > bottom) { lines++; bottom = r.bottom; } else { bottom = Math.max(bottom, r.bottom); }
+    }
+    return lines;
+  }
+  function measure(root) {
+    const slide = root.firstElementChild;
+    const o = slide.getBoundingClientRect();
+    const out = [];
+    const clipOf = new Map();
+    for (const el of root.querySelectorAll('[data-id]')) {
+      const b = el.getBoundingClientRect();
+      const m = {id: el.getAttribute('data-id'), b: R(b, o)};
+      // Clip rect from clipping ancestors (not the slide).
+      let clip = null;
+      for (let a = el.parentElement; a && a !== slide && a !== root; a = a.parentElement) {
+        if (a.hasAttribute('data-clip')) {
+          const ar = R(a.getBoundingClientRect(), o);
+          clip = clip ? inter(clip, ar) : ar;
+        }
+      }
+      if (clip) m.clip = clip;
+      const tx = el.querySelector(':scope > .tx');
+      if (tx) {
+        const range = document.createRange();
+        range.selectNodeContents(tx);
+        const rects = [...range.getClientRects()];
+        const vis = rects.filter(r => r.width > 0.5 && r.height > 0.5);
+        if (vis.length) {
+          let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+          for (const r of vis) { x0 = Math.min(x0, r.left); y0 = Math.min(y0, r.top); x1 = Math.max(x1, r.right); y1 = Math.max(y1, r.bottom); }
+          m.ink = {x: x0 - o.left, y: y0 - o.top, width: x1 - x0, height: y1 - y0};
+        }
+        m.lines = lineCount(rects);
+        const cs = getComputedStyle(el);
+        const availH = el.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
+        const availW = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+        m.ovY = tx.offsetHeight - availH;
+        m.ovX = tx.scrollWidth - availW;
+        m.text = tx.textContent.trim().length > 0;
+        const runs = [];
+        let minFont = Infinity;
+        for (const sp of tx.querySelectorAll('span')) {
+          if (!sp.textContent.trim() || sp.classList.contains('bu')) continue;
+          const s = getComputedStyle(sp);
+          const size = parseFloat(s.fontSize);
+          minFont = Math.min(minFont, size);
+          runs.push({c: rgba(s.color), s: size, w: parseInt(s.fontWeight, 10) || 400});
+        }
+        if (minFont < Infinity) m.minFont = minFont;
+        if (m.ink && runs.length) {
+          const cx = m.ink.x + m.ink.width / 2 + o.left, cy = m.ink.y + m.ink.height / 2 + o.top;
+          const bg = backgroundAt(cx, cy, {tx});
+          if (bg) m.bg = bg;
+          // Keep distinct runs only.
+          const seen = new Set();
+          m.runs = runs.filter(r => { const k = r.c.join() + '|' + r.s + '|' + r.w; if (seen.has(k)) return false; seen.add(k); return true; }).slice(0, 16);
+        }
+      }
+      const img = el.querySelector(':scope > .il img');
+      if (img) m.img = {nw: img.naturalWidth, nh: img.naturalHeight, fit: getComputedStyle(img).objectFit};
+      if (el.classList.contains('math-error')) m.mathError = true;
+      out.push(m);
+    }
+    return {w: o.width, h: o.height, nodes: out};
+  }
+  async function render(html) {
+    const root = document.getElementById('ace-root');
+    root.innerHTML = html;
+    const errors = [];
+    for (const el of root.querySelectorAll('[data-latex]')) {
+      const tgt = el.querySelector('.mx') || el;
+      try {
+        if (typeof katex === 'undefined') throw new Error('KaTeX is not loaded');
+        katex.render(el.getAttribute('data-latex'), tgt, {throwOnError: true, displayMode: true, output: 'html', trust: false, strict: 'ignore', maxSize: 100, maxExpand: 500});
+      } catch (e) {
+        el.classList.add('math-error');
+        tgt.textContent = el.getAttribute('data-latex');
+        errors.push({nodeId: el.getAttribute('data-id'), message: 'invalid LaTeX: ' + String(e && e.message || e)});
+      }
+    }
+    const imgs = [...root.querySelectorAll('img')];
+    await Promise.all(imgs.map(i => i.decode().catch(() => {
+      const host = i.closest('[data-id]');
+      errors.push({nodeId: host ? host.getAttribute('data-id') : '', message: 'image could not be decoded'});
+    })));
+    await document.fonts.ready;
+    const m = measure(root);
+    m.errors = errors;
+    return m;
+  }
+  window.__ace = {render};
+})();

@@ -1,0 +1,384 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/acecanvas/ace/internal/scenegraph"
+)
+
+// defaultSeriesColors is used when neither the series nor the deck's
+// accent1..accent6 tokens give a colour (Office 2013+ default accents).
+var defaultSeriesColors = []string{"#4472C4", "#ED7D31", "#A5A5A5", "#FFC000", "#5B9BD5", "#70AD47"}
+
+func (b *builder) seriesColor(i int, s scenegraph.Series) string {
+	if s.Color != nil {
+		return cssColor(*s.Color, 1)
+	}
+	if c, ok := b.deck.Tokens.Colors[fmt.Sprintf("accent%d", i%6+1)]; ok {
+		return cssColor(c, 1)
+	}
+	return defaultSeriesColors[i%len(defaultSeriesColors)]
+}
+
+// niceTicks returns axis ticks covering [lo, hi] with about n steps of a
+// 1-2-5 multiple.
+func niceTicks(lo, hi float64, n int) []float64 {
+	if hi <= lo {
+		hi = lo + 1
+	}
+	raw := (hi - lo) / float64(n)
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	start := math.Floor(lo/step) * step
+	var ts []float64
+	for v := start; v <= hi+step*0.5 && len(ts) < 50; v += step {
+		ts = append(ts, v)
+	}
+	if len(ts) > 0 && ts[len(ts)-1] < hi {
+		ts = append(ts, ts[len(ts)-1]+step)
+	}
+	return ts
+}
+
+func fmtTick(v float64) string {
+	if math.Abs(v) >= 1e6 {
+		return trimFloat(v/1e6) + "M"
+	}
+	if math.Abs(v) >= 1e4 {
+		return trimFloat(v/1e3) + "k"
+	}
+	return trimFloat(math.Round(v*100) / 100)
+}
+
+// chart draws a CHART node's data as SVG: title, legend, axes with 1-2-5
+// ticks and gridlines, and bars, lines, areas, points or pie slices.
+func (b *builder) chart(n *scenegraph.Node) {
+	ch := n.Chart
+	if ch == nil {
+		b.errorf(n, "CHART node without chart data")
+		return
+	}
+	w, h := math.Max(n.Size.X, 10), math.Max(n.Size.Y, 10)
+	fs := math.Max(9, math.Min(16, h/24))
+	font := b.fontStack(scenegraph.TypeStyle{})
+	var sb strings.Builder
+	txt := func(x, y float64, anchor, s string, size float64, extra string) {
+		fmt.Fprintf(&sb, `<text x="%s" y="%s" text-anchor="%s" font-size="%s" fill="#404040"%s>%s</text>`,
+			trimFloat(x), trimFloat(y), anchor, trimFloat(size), extra, escapeText(s))
+	}
+	fmt.Fprintf(&sb, `<svg class="vl" width="%s" height="%s" viewBox="0 0 %s %s" style="font-family:%s">`,
+		trimFloat(w), trimFloat(h), trimFloat(w), trimFloat(h), attr(font))
+	top, left, right, bottom := 6.0, 6.0, 6.0, 6.0
+	if ch.Title != "" {
+		txt(w/2, top+fs*1.2, "middle", ch.Title, fs*1.3, ` font-weight="bold"`)
+		top += fs * 1.9
+	}
+	legendPos := "RIGHT"
+	if ch.Legend != nil && ch.Legend.Position != "" {
+		legendPos = ch.Legend.Position
+	}
+	pie := ch.ChartType == scenegraph.ChartPie || ch.ChartType == scenegraph.ChartDoughnut
+	var legendItems []string
+	var legendColors []string
+	if pie {
+		legendItems = ch.Categories
+		for i := range ch.Categories {
+			legendColors = append(legendColors, b.seriesColor(i, scenegraph.Series{}))
+		}
+	} else {
+		for i, s := range ch.Series {
+			legendItems = append(legendItems, s.Name)
+			legendColors = append(legendColors, b.seriesColor(i, s))
+		}
+	}
+	if len(legendItems) > 0 && legendPos != "NONE" && (pie || len(ch.Series) > 1 || ch.Legend != nil) {
+		switch legendPos {
+		case "BOTTOM", "TOP":
+			x := left
+			y := h - bottom - fs*0.3
+			if legendPos == "TOP" {
+				y = top + fs
+				top += fs * 1.8
+			} else {
+				bottom += fs * 1.8
+			}
+			for i, it := range legendItems {
+				fmt.Fprintf(&sb, `<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>`, trimFloat(x), trimFloat(y-fs*0.8), trimFloat(fs*0.8), trimFloat(fs*0.8), legendColors[i])
+				txt(x+fs, y, "start", it, fs, "")
+				x += fs*1.6 + float64(len([]rune(it)))*fs*0.55
+			}
+		default: // RIGHT, LEFT
+			lw := fs * 2
+			for _, it := range legendItems {
+				lw = math.Max(lw, fs*1.6+float64(len([]rune(it)))*fs*0.55)
+			}
+			lw = math.Min(lw, w*0.35)
+			x := w - right - lw
+			if legendPos == "LEFT" {
+				x = left
+				left += lw + fs
+			} else {
+				right += lw + fs
+			}
+			y := top + (h-top-bottom)/2 - float64(len(legendItems))*fs*0.7
+			for i, it := range legendItems {
+				fmt.Fprintf(&sb, `<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>`, trimFloat(x), trimFloat(y-fs*0.8), trimFloat(fs*0.8), trimFloat(fs*0.8), legendColors[i])
+				txt(x+fs, y, "start", it, fs, "")
+				y += fs * 1.4
+			}
+		}
+	}
+	pw, ph := w-left-right, h-top-bottom
+	if pw > 10 && ph > 10 {
+		if pie {
+			b.pie(&sb, ch, left, top, pw, ph, fs)
+		} else {
+			b.cartesian(&sb, ch, left, top, pw, ph, fs, txt)
+		}
+	}
+	sb.WriteString(`</svg>`)
+	b.w(sb.String())
+}
+
+func escapeText(s string) string { return attr(s) }
+
+func (b *builder) pie(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, h, fs float64) {
+	if len(ch.Series) == 0 {
+		return
+	}
+	vals := ch.Series[0].Values
+	total := 0.0
+	for _, v := range vals {
+		if v > 0 {
+			total += v
+		}
+	}
+	if total <= 0 {
+		return
+	}
+	cx, cy := x+w/2, y+h/2
+	r := math.Min(w, h) / 2 * 0.95
+	a0 := -math.Pi / 2
+	for i, v := range vals {
+		if v <= 0 {
+			continue
+		}
+		a1 := a0 + v/total*2*math.Pi
+		large := 0
+		if a1-a0 > math.Pi {
+			large = 1
+		}
+		col := b.seriesColor(i, scenegraph.Series{})
+		if len(vals) == 1 || v >= total {
+			fmt.Fprintf(sb, `<circle cx="%s" cy="%s" r="%s" fill="%s"/>`, trimFloat(cx), trimFloat(cy), trimFloat(r), col)
+		} else {
+			fmt.Fprintf(sb, `<path d="M%s %s L%s %s A%s %s 0 %d 1 %s %s Z" fill="%s" stroke="#fff" stroke-width="1"/>`,
+				trimFloat(cx), trimFloat(cy), trimFloat(cx+r*math.Cos(a0)), trimFloat(cy+r*math.Sin(a0)),
+				trimFloat(r), trimFloat(r), large, trimFloat(cx+r*math.Cos(a1)), trimFloat(cy+r*math.Sin(a1)), col)
+		}
+		if ch.DataLabels {
+			am := (a0 + a1) / 2
+			fmt.Fprintf(sb, `<text x="%s" y="%s" text-anchor="middle" font-size="%s" fill="#fff">%s</text>`,
+				trimFloat(cx+r*0.65*math.Cos(am)), trimFloat(cy+r*0.65*math.Sin(am)+fs/3), trimFloat(fs), fmtTick(v))
+		}
+		a0 = a1
+	}
+	if ch.ChartType == scenegraph.ChartDoughnut {
+		fmt.Fprintf(sb, `<circle cx="%s" cy="%s" r="%s" fill="#fff"/>`, trimFloat(cx), trimFloat(cy), trimFloat(r*0.5))
+	}
+}
+
+func (b *builder) cartesian(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, h, fs float64, txt func(x, y float64, anchor, s string, size float64, extra string)) {
+	ncat := len(ch.Categories)
+	for _, s := range ch.Series {
+		ncat = max(ncat, len(s.Values))
+	}
+	if ncat == 0 || len(ch.Series) == 0 {
+		return
+	}
+	lo, hi := 0.0, 0.0
+	stacked := ch.Stacked && (ch.ChartType == scenegraph.ChartBar || ch.ChartType == scenegraph.ChartColumn || ch.ChartType == scenegraph.ChartArea)
+	for c := 0; c < ncat; c++ {
+		pos, neg := 0.0, 0.0
+		for _, s := range ch.Series {
+			if c >= len(s.Values) || math.IsNaN(s.Values[c]) {
+				continue
+			}
+			v := s.Values[c]
+			if stacked {
+				if v >= 0 {
+					pos += v
+				} else {
+					neg += v
+				}
+			} else {
+				hi, lo = math.Max(hi, v), math.Min(lo, v)
+			}
+		}
+		if stacked {
+			hi, lo = math.Max(hi, pos), math.Min(lo, neg)
+		}
+	}
+	ticks := niceTicks(lo, hi, 5)
+	tlo, thi := ticks[0], ticks[len(ticks)-1]
+	horizontal := ch.ChartType == scenegraph.ChartBar
+	// Axis label gutters.
+	gut := fs * 3.2
+	if ch.YAxisTitle != "" {
+		gut += fs * 1.4
+	}
+	bot := fs * 1.8
+	if ch.XAxisTitle != "" {
+		bot += fs * 1.4
+	}
+	px0, py0, pw, ph := x+gut, y+fs*0.5, w-gut-fs*0.5, h-bot-fs*0.5
+	if horizontal {
+		// Categories on the left need a wider gutter.
+		maxLen := 0
+		for _, c := range ch.Categories {
+			maxLen = max(maxLen, len([]rune(c)))
+		}
+		g := math.Min(w*0.35, float64(maxLen)*fs*0.55+fs)
+		px0, pw = x+g, w-g-fs*0.5
+	}
+	if pw <= 4 || ph <= 4 {
+		return
+	}
+	val := func(v float64) float64 { return (v - tlo) / (thi - tlo) }
+	grid := `stroke="#D9D9D9" stroke-width="1"`
+	for _, t := range ticks {
+		f := val(t)
+		if horizontal {
+			gx := px0 + f*pw
+			fmt.Fprintf(sb, `<line x1="%s" y1="%s" x2="%s" y2="%s" %s/>`, trimFloat(gx), trimFloat(py0), trimFloat(gx), trimFloat(py0+ph), grid)
+			txt(gx, py0+ph+fs*1.2, "middle", fmtTick(t), fs, "")
+		} else {
+			gy := py0 + ph - f*ph
+			fmt.Fprintf(sb, `<line x1="%s" y1="%s" x2="%s" y2="%s" %s/>`, trimFloat(px0), trimFloat(gy), trimFloat(px0+pw), trimFloat(gy), grid)
+			txt(px0-fs*0.4, gy+fs*0.35, "end", fmtTick(t), fs, "")
+		}
+	}
+	band := pw / float64(ncat)
+	if horizontal {
+		band = ph / float64(ncat)
+	}
+	for c := 0; c < ncat; c++ {
+		if c < len(ch.Categories) {
+			if horizontal {
+				txt(px0-fs*0.4, py0+band*(float64(c)+0.5)+fs*0.35, "end", ch.Categories[c], fs, "")
+			} else {
+				txt(px0+band*(float64(c)+0.5), py0+ph+fs*1.2, "middle", ch.Categories[c], fs, "")
+			}
+		}
+	}
+	if ch.XAxisTitle != "" {
+		txt(px0+pw/2, y+h-fs*0.2, "middle", ch.XAxisTitle, fs, "")
+	}
+	if ch.YAxisTitle != "" {
+		txt(x+fs, py0+ph/2, "middle", ch.YAxisTitle, fs, fmt.Sprintf(` transform="rotate(-90 %s %s)"`, trimFloat(x+fs), trimFloat(py0+ph/2)))
+	}
+	ns := len(ch.Series)
+	zero := val(math.Max(tlo, math.Min(0, thi)))
+	switch ch.ChartType {
+	case scenegraph.ChartLine, scenegraph.ChartArea, scenegraph.ChartScatter:
+		base := make([]float64, ncat)
+		for si, s := range ch.Series {
+			col := b.seriesColor(si, s)
+			var pts []string
+			for c := 0; c < ncat && c < len(s.Values); c++ {
+				v := s.Values[c]
+				if math.IsNaN(v) {
+					continue
+				}
+				if stacked {
+					v += base[c]
+					base[c] = v
+				}
+				px := px0 + band*(float64(c)+0.5)
+				py := py0 + ph - val(v)*ph
+				pts = append(pts, trimFloat(px)+","+trimFloat(py))
+				if ch.ChartType == scenegraph.ChartScatter || ch.ChartType == scenegraph.ChartLine {
+					fmt.Fprintf(sb, `<circle cx="%s" cy="%s" r="%s" fill="%s"/>`, trimFloat(px), trimFloat(py), trimFloat(fs*0.25), col)
+				}
+				if ch.DataLabels {
+					txt(px, py-fs*0.5, "middle", fmtTick(s.Values[c]), fs*0.9, "")
+				}
+			}
+			if len(pts) == 0 {
+				continue
+			}
+			switch ch.ChartType {
+			case scenegraph.ChartArea:
+				first := strings.Split(pts[0], ",")[0]
+				last := strings.Split(pts[len(pts)-1], ",")[0]
+				zy := trimFloat(py0 + ph - zero*ph)
+				fmt.Fprintf(sb, `<polygon points="%s,%s %s %s,%s" fill="%s" fill-opacity="0.7"/>`, first, zy, strings.Join(pts, " "), last, zy, col)
+			case scenegraph.ChartLine:
+				fmt.Fprintf(sb, `<polyline points="%s" fill="none" stroke="%s" stroke-width="%s"/>`, strings.Join(pts, " "), col, trimFloat(math.Max(1.5, fs/6)))
+			}
+		}
+	default: // BAR, COLUMN
+		groupW := band * 0.7
+		barW := groupW / float64(ns)
+		if stacked {
+			barW = groupW
+		}
+		pos := make([]float64, ncat)
+		neg := make([]float64, ncat)
+		for si, s := range ch.Series {
+			col := b.seriesColor(si, s)
+			for c := 0; c < ncat && c < len(s.Values); c++ {
+				v := s.Values[c]
+				if math.IsNaN(v) {
+					continue
+				}
+				v0, v1 := 0.0, v
+				off := band*float64(c) + (band-groupW)/2
+				if stacked {
+					if v >= 0 {
+						v0, v1 = pos[c], pos[c]+v
+						pos[c] = v1
+					} else {
+						v0, v1 = neg[c], neg[c]+v
+						neg[c] = v1
+					}
+				} else {
+					off += barW * float64(si)
+				}
+				a, bb := val(math.Min(v0, v1)), val(math.Max(v0, v1))
+				var rx, ry, rw, rh float64
+				if horizontal {
+					rx, rw = px0+a*pw, (bb-a)*pw
+					ry, rh = py0+off, barW
+				} else {
+					rx, rw = px0+off, barW
+					ry, rh = py0+ph-bb*ph, (bb-a)*ph
+				}
+				fmt.Fprintf(sb, `<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>`, trimFloat(rx), trimFloat(ry), trimFloat(rw), trimFloat(rh), col)
+				if ch.DataLabels {
+					if horizontal {
+						txt(rx+rw+fs*0.3, ry+rh/2+fs*0.35, "start", fmtTick(v), fs*0.9, "")
+					} else {
+						txt(rx+rw/2, ry-fs*0.3, "middle", fmtTick(v), fs*0.9, "")
+					}
+				}
+			}
+		}
+	}
+	// Axis lines.
+	if horizontal {
+		zx := px0 + zero*pw
+		fmt.Fprintf(sb, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#808080" stroke-width="1"/>`, trimFloat(zx), trimFloat(py0), trimFloat(zx), trimFloat(py0+ph))
+	} else {
+		zy := py0 + ph - zero*ph
+		fmt.Fprintf(sb, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#808080" stroke-width="1"/>`, trimFloat(px0), trimFloat(zy), trimFloat(px0+pw), trimFloat(zy))
+	}
+}

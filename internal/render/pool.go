@@ -1,0 +1,377 @@
+package render
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// Options configure a Pool.
+type Options struct {
+	// Chromium is the browser binary. Empty: $ACE_CHROMIUM, then
+	// /usr/lib/chromium/chromium (the Debian package's real binary; its
+	// /usr/bin wrapper prints a shell warning), then chromium,
+	// chromium-browser, google-chrome on $PATH.
+	Chromium string
+	// Size is the number of browsers, one tab each. Measured on 2 cores:
+	// two browsers render 13 slides/s, two tabs in one browser 10 (one
+	// browser process saturates a core). 0 means 1.
+	Size int
+	// Timeout bounds one slide (DOM set, layout, screenshot). 0 means 30 s.
+	Timeout time.Duration
+	// StartTimeout bounds starting one browser. 0 means 30 s.
+	StartTimeout time.Duration
+}
+
+// FindChromium resolves the browser binary as Options.Chromium documents.
+func FindChromium(explicit string) (string, error) {
+	cands := []string{explicit, os.Getenv("ACE_CHROMIUM"), "/usr/lib/chromium/chromium"}
+	for _, c := range cands {
+		if c == "" {
+			continue
+		}
+		if st, err := os.Stat(c); err == nil && !st.IsDir() {
+			return c, nil
+		}
+		if p, err := exec.LookPath(c); err == nil {
+			return p, nil
+		}
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", errors.New("render: no Chromium found: install the Debian package `chromium` (scripts/setup does) or set ACE_CHROMIUM to the browser binary")
+}
+
+// Pool is a bounded set of headless Chromium tabs, each with the shell page
+// loaded once and reused for every slide. It is safe for concurrent use.
+type Pool struct {
+	opts    Options
+	exec    string
+	idle    chan *tab
+	mu      sync.Mutex
+	tabs    []*tab
+	closed  bool
+	blocked atomic.Int64 // requests failed by interception, for tests and logs
+	started atomic.Int64 // browsers started, restarts included
+}
+
+// tab is one browser with one tab showing the shell page.
+type tab struct {
+	ctx         context.Context // chromedp context of the tab
+	cancel      context.CancelFunc
+	allocCancel context.CancelFunc
+	w, h        int64 // current viewport, px
+}
+
+// NewPool starts o.Size browsers. ctx bounds the start only; the browsers
+// live until Close. Errors name the binary and the fix.
+func NewPool(ctx context.Context, o Options) (*Pool, error) {
+	if o.Size <= 0 {
+		o.Size = 1
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 30 * time.Second
+	}
+	if o.StartTimeout <= 0 {
+		o.StartTimeout = 30 * time.Second
+	}
+	bin, err := FindChromium(o.Chromium)
+	if err != nil {
+		return nil, err
+	}
+	loadAssets()
+	p := &Pool{opts: o, exec: bin, idle: make(chan *tab, o.Size)}
+	type res struct {
+		t   *tab
+		err error
+	}
+	ch := make(chan res, o.Size)
+	for i := 0; i < o.Size; i++ {
+		go func() {
+			t, err := p.startTab(ctx)
+			ch <- res{t, err}
+		}()
+	}
+	var firstErr error
+	for i := 0; i < o.Size; i++ {
+		r := <-ch
+		if r.err != nil {
+			if firstErr == nil {
+				firstErr = r.err
+			}
+			continue
+		}
+		p.tabs = append(p.tabs, r.t)
+		p.idle <- r.t
+	}
+	if firstErr != nil {
+		p.Close()
+		return nil, firstErr
+	}
+	return p, nil
+}
+
+// Blocked returns how many network requests the pool's pages attempted and
+// interception failed (every URL that is not data: or blob:).
+func (p *Pool) Blocked() int64 { return p.blocked.Load() }
+
+// BrowsersStarted counts browser starts, restarts after a crash included.
+func (p *Pool) BrowsersStarted() int64 { return p.started.Load() }
+
+func (p *Pool) startTab(ctx context.Context) (*tab, error) {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(p.exec),
+		chromedp.NoSandbox,
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-domain-reliability", true),
+		chromedp.Flag("no-pings", true),
+		chromedp.Flag("mute-audio", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.Flag("font-render-hinting", "none"),
+		chromedp.WindowSize(1280, 720),
+	)
+	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	tctx, cancel := chromedp.NewContext(allocCtx)
+	t := &tab{ctx: tctx, cancel: cancel, allocCancel: allocCancel}
+	// The first Run starts the browser; it must not carry a deadline (that
+	// would end the browser), so the start is bounded by a watchdog.
+	done := make(chan error, 1)
+	go func() { done <- chromedp.Do(tctx, chromedp.Func(p.setupTab)) }()
+	timer := time.NewTimer(p.opts.StartTimeout)
+	defer timer.Stop()
+	var err error
+	select {
+	case err = <-done:
+	case <-timer.C:
+		err = fmt.Errorf("timed out after %s", p.opts.StartTimeout)
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	if err != nil {
+		t.close()
+		return nil, fmt.Errorf("render: starting Chromium %s: %w (check that it runs: %s --headless --no-sandbox --dump-dom about:blank)", p.exec, err, p.exec)
+	}
+	p.started.Add(1)
+	return t, nil
+}
+
+// setupTab closes the network, loads the shell page and the in-page script.
+func (p *Pool) setupTab(ctx context.Context, t *chromedp.Target) error {
+	// Fail every request that is not data: or blob:. CSP blocks them
+	// first; this is the second wall (a CSP gap, a future feature).
+	events := cdp.Events(ctx, t, fetch.RequestPaused)
+	go func() {
+		for ev, err := range events {
+			if err != nil {
+				return
+			}
+			u := ""
+			if ev.Request != nil {
+				u = ev.Request.URL
+			}
+			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			if strings.HasPrefix(u, "data:") || strings.HasPrefix(u, "blob:") {
+				_, _ = cdp.Call(cctx, t, fetch.ContinueRequest, fetch.ContinueRequestParams{RequestID: ev.RequestID})
+			} else {
+				p.blocked.Add(1)
+				_, _ = cdp.Call(cctx, t, fetch.FailRequest, fetch.FailRequestParams{RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient})
+			}
+			cancel()
+		}
+	}()
+	if _, err := cdp.Call(ctx, t, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*"}}}); err != nil {
+		return fmt.Errorf("enabling request interception: %w", err)
+	}
+	tree, err := cdp.Call(ctx, t, page.GetFrameTree, cdp.Empty{})
+	if err != nil {
+		return fmt.Errorf("reading frame tree: %w", err)
+	}
+	if _, err := cdp.Call(ctx, t, page.SetDocumentContent, page.SetDocumentContentParams{FrameID: tree.FrameTree.Frame.ID, HTML: shellHTML}); err != nil {
+		return fmt.Errorf("loading shell page: %w", err)
+	}
+	if _, err := chromedp.Evaluate[chromedp.Void](katexJS)(ctx, t); err != nil {
+		return fmt.Errorf("loading KaTeX: %w", err)
+	}
+	if _, err := chromedp.Evaluate[chromedp.Void](pageJS)(ctx, t); err != nil {
+		return fmt.Errorf("loading page script: %w", err)
+	}
+	return nil
+}
+
+func (t *tab) close() {
+	t.cancel()
+	t.allocCancel()
+}
+
+// Close stops every browser. Renders in flight fail.
+func (p *Pool) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil
+	}
+	p.closed = true
+	for _, t := range p.tabs {
+		t.close()
+	}
+	p.tabs = nil
+	return nil
+}
+
+// acquire takes an idle tab or waits for one.
+func (p *Pool) acquire(ctx context.Context) (*tab, error) {
+	select {
+	case t := <-p.idle:
+		return t, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// release returns t, or a fresh browser in its place when t died.
+func (p *Pool) release(t *tab, broken bool) {
+	p.mu.Lock()
+	closed := p.closed
+	p.mu.Unlock()
+	if closed {
+		t.close()
+		return
+	}
+	if broken {
+		t.close()
+		nt, err := p.startTab(context.Background())
+		p.mu.Lock()
+		for i, x := range p.tabs {
+			if x == t {
+				if err == nil {
+					p.tabs[i] = nt
+				} else {
+					p.tabs = append(p.tabs[:i], p.tabs[i+1:]...)
+				}
+				break
+			}
+		}
+		p.mu.Unlock()
+		if err != nil {
+			// Keep the pool's capacity: retry the start on next use.
+			go func() {
+				time.Sleep(time.Second)
+				if t2, err := p.startTab(context.Background()); err == nil {
+					p.mu.Lock()
+					if p.closed {
+						p.mu.Unlock()
+						t2.close()
+						return
+					}
+					p.tabs = append(p.tabs, t2)
+					p.mu.Unlock()
+					p.idle <- t2
+				}
+			}()
+			return
+		}
+		t = nt
+	}
+	p.idle <- t
+}
+
+// rawSlide is what page.js returns.
+type rawSlide struct {
+	W      float64     `json:"w"`
+	H      float64     `json:"h"`
+	Nodes  []rawNode   `json:"nodes"`
+	Errors []NodeError `json:"errors"`
+}
+
+type rawRect struct {
+	X, Y, Width, Height float64
+}
+
+type rawNode struct {
+	ID        string      `json:"id"`
+	B         rawRect     `json:"b"`
+	Clip      *rawRect    `json:"clip"`
+	Ink       *rawRect    `json:"ink"`
+	Lines     int         `json:"lines"`
+	OvX       float64     `json:"ovX"`
+	OvY       float64     `json:"ovY"`
+	Text      bool        `json:"text"`
+	MinFont   float64     `json:"minFont"`
+	Bg        *[4]float64 `json:"bg"`
+	Runs      []rawRun    `json:"runs"`
+	Img       *rawImg     `json:"img"`
+	MathError bool        `json:"mathError"`
+}
+
+type rawRun struct {
+	C [4]float64 `json:"c"`
+	S float64    `json:"s"`
+	W int        `json:"w"`
+}
+
+type rawImg struct {
+	NW  float64 `json:"nw"`
+	NH  float64 `json:"nh"`
+	Fit string  `json:"fit"`
+}
+
+// drawSlide sets the slide DOM in t's shell page, measures it and, when
+// scale > 0, captures a PNG of the slide at that scale.
+func (t *tab) drawSlide(ctx context.Context, markup string, w, h float64, scale float64) (*rawSlide, []byte, error) {
+	vw, vh := int64(math.Ceil(w)), int64(math.Ceil(h))
+	var raw *rawSlide
+	var png []byte
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if vw != t.w || vh != t.h {
+			if _, err := cdp.Call(ctx, tg, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: vw, Height: vh, DeviceScaleFactor: 1}); err != nil {
+				return fmt.Errorf("setting viewport %dx%d: %w", vw, vh, err)
+			}
+			t.w, t.h = vw, vh
+		}
+		arg, _ := json.Marshal(markup)
+		r, err := chromedp.Evaluate[*rawSlide]("window.__ace.render("+string(arg)+")", chromedp.EvalAwaitPromise)(ctx, tg)
+		if err != nil {
+			return fmt.Errorf("laying out slide: %w", err)
+		}
+		if r == nil {
+			return errors.New("laying out slide: page script returned nothing")
+		}
+		raw = r
+		if scale <= 0 {
+			return nil
+		}
+		shot, err := cdp.Call(ctx, tg, page.CaptureScreenshot, page.CaptureScreenshotParams{
+			Format:           page.CaptureScreenshotFormatPng,
+			Clip:             &page.Viewport{X: 0, Y: 0, Width: w, Height: h, Scale: scale},
+			OptimizeForSpeed: ptr(true),
+			FromSurface:      ptr(true),
+		})
+		if err != nil {
+			return fmt.Errorf("capturing screenshot: %w", err)
+		}
+		png = shot.Data
+		return nil
+	}))
+	return raw, png, err
+}
+
+func ptr[T any](v T) *T { return &v }

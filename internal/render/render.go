@@ -1,0 +1,243 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/acecanvas/ace/internal/scenegraph"
+)
+
+// Request says what to render.
+type Request struct {
+	// Slides are 0-based indexes; nil renders every slide.
+	Slides []int
+	// Scale of the PNG relative to the slide's px size (2 = twice the
+	// pixels per side). 0 means 1.
+	Scale float64
+	// Images asks for PNGs; without it only geometry and violations are
+	// produced (about 10x cheaper: the screenshot encode dominates).
+	Images bool
+}
+
+// Result is the render of a deck (or some of its slides).
+type Result struct {
+	Slides []SlideResult `json:"slides"`
+	// Violations of every rendered slide, sorted by Key.
+	Violations []Violation `json:"violations"`
+}
+
+// SlideResult is one rendered slide.
+type SlideResult struct {
+	Index   int    `json:"index"` // 0-based
+	SlideID string `json:"slideId"`
+	// PNG of the slide at Request.Scale; nil unless Request.Images.
+	PNG []byte `json:"-"`
+	// Nodes maps a node id to its measured geometry after layout. Hidden
+	// nodes are absent.
+	Nodes map[string]Measured `json:"nodes"`
+	// Errors are problems that did not stop the slide: invalid LaTeX, a
+	// missing or undrawable image.
+	Errors []NodeError `json:"errors,omitempty"`
+	// Violations of this slide, sorted by Key.
+	Violations []Violation `json:"violations"`
+	// Duration is the wall time of this slide in the browser.
+	Duration time.Duration `json:"durationNs"`
+}
+
+// Measured is a node's geometry as Chromium laid it out, in slide px.
+type Measured struct {
+	// Bounds is the axis-aligned box of the node (after rotation).
+	Bounds scenegraph.Rect `json:"bounds"`
+	// TextBounds is the box of the inked text (union of its line boxes),
+	// for text-bearing nodes with visible characters.
+	TextBounds *scenegraph.Rect `json:"textBounds,omitempty"`
+	// Clip is the intersection of the node's clipping ancestors (frames
+	// with clipsContent), when it has any; the slide edge is not included.
+	Clip *scenegraph.Rect `json:"clip,omitempty"`
+	// Lines is the number of text lines.
+	Lines int `json:"lines,omitempty"`
+	// OverflowX/OverflowY are how many px the text extends past its box
+	// (minus insets) in the box's own, unrotated axes; <= 0 means it fits.
+	OverflowX float64 `json:"overflowX,omitempty"`
+	OverflowY float64 `json:"overflowY,omitempty"`
+	// Overflow reports OverflowX or OverflowY beyond the tolerance
+	// (TextOverflowTolerance).
+	Overflow bool `json:"overflow,omitempty"`
+	// HasText is true when the node shows non-blank characters.
+	HasText bool `json:"hasText,omitempty"`
+	// MinFontSize is the smallest rendered font size of its runs, px.
+	MinFontSize float64 `json:"minFontSize,omitempty"`
+	// Contrast is the lowest WCAG contrast ratio of its runs against the
+	// painted background under the text; 0 when unknown (text over an
+	// image). ContrastNeed is the ratio that run needs (4.5 or 3).
+	Contrast     float64 `json:"contrast,omitempty"`
+	ContrastNeed float64 `json:"contrastNeed,omitempty"`
+	// Image is the intrinsic size of the node's picture, px.
+	Image *scenegraph.Vector `json:"image,omitempty"`
+	// ImageFit is the CSS object-fit used (cover for FILL, contain for FIT).
+	ImageFit string `json:"imageFit,omitempty"`
+}
+
+// Geometry returns every measured node's bounds by node id: the computed
+// geometry attached beside a snapshot (never written into it as an edit).
+func (r *Result) Geometry() map[string]scenegraph.Rect {
+	g := map[string]scenegraph.Rect{}
+	for _, s := range r.Slides {
+		for id, m := range s.Nodes {
+			g[id] = m.Bounds
+		}
+	}
+	return g
+}
+
+// Render lays out and measures the requested slides of d, and paints them
+// when req.Images is set. Slides render in parallel across the pool's tabs.
+// A slide whose browser dies is retried once on a fresh browser; a slide
+// that exceeds Options.Timeout fails. Errors name the slide.
+func (p *Pool) Render(ctx context.Context, d *scenegraph.Deck, assets scenegraph.AssetSource, req Request) (*Result, error) {
+	if d == nil {
+		return nil, errors.New("render: nil deck")
+	}
+	idx := req.Slides
+	if idx == nil {
+		idx = make([]int, len(d.Slides))
+		for i := range idx {
+			idx[i] = i
+		}
+	}
+	for _, i := range idx {
+		if i < 0 || i >= len(d.Slides) {
+			return nil, fmt.Errorf("render: slide %d out of range: deck %q has %d slides (0-based)", i, d.ID, len(d.Slides))
+		}
+	}
+	scale := req.Scale
+	if scale <= 0 {
+		scale = 1
+	}
+	if !req.Images {
+		scale = 0
+	}
+	out := &Result{Slides: make([]SlideResult, len(idx))}
+	errs := make([]error, len(idx))
+	var wg sync.WaitGroup
+	for k, i := range idx {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sr, err := p.renderSlide(ctx, d, assets, i, scale)
+			if err != nil {
+				errs[k] = err
+				return
+			}
+			out.Slides[k] = *sr
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for _, s := range out.Slides {
+		out.Violations = append(out.Violations, s.Violations...)
+	}
+	sortViolations(out.Violations)
+	return out, nil
+}
+
+func (p *Pool) renderSlide(ctx context.Context, d *scenegraph.Deck, assets scenegraph.AssetSource, i int, scale float64) (*SlideResult, error) {
+	markup, notes, err := SlideHTML(d, i, assets)
+	if err != nil {
+		return nil, err
+	}
+	slideID := d.Slides[i].ID
+	var raw *rawSlide
+	var png []byte
+	start := time.Now()
+	for attempt := 0; ; attempt++ {
+		t, err := p.acquire(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("render: slide %d (%s): waiting for a browser: %w", i+1, slideID, err)
+		}
+		sctx, cancel := context.WithTimeout(t.ctx, p.opts.Timeout)
+		stop := context.AfterFunc(ctx, cancel)
+		raw, png, err = t.drawSlide(sctx, markup, d.Width, d.Height, scale)
+		timedOut := errors.Is(sctx.Err(), context.DeadlineExceeded)
+		stop()
+		cancel()
+		if err == nil {
+			p.release(t, false)
+			break
+		}
+		switch {
+		case ctx.Err() != nil:
+			p.release(t, t.ctx.Err() != nil)
+			return nil, fmt.Errorf("render: slide %d (%s): %w", i+1, slideID, ctx.Err())
+		case timedOut:
+			p.release(t, true)
+			return nil, fmt.Errorf("render: slide %d (%s): timed out after %s: %w", i+1, slideID, p.opts.Timeout, err)
+		}
+		// The browser died or the tab broke: restart it and retry once.
+		p.release(t, true)
+		if attempt >= 1 {
+			return nil, fmt.Errorf("render: slide %d (%s): failed twice: %w", i+1, slideID, err)
+		}
+	}
+	sr := &SlideResult{Index: i, SlideID: slideID, PNG: png, Duration: time.Since(start)}
+	sr.Errors = append(notes, raw.Errors...)
+	sr.Nodes = measuredNodes(raw)
+	sr.Violations = Violations(d, i, sr.Nodes)
+	return sr, nil
+}
+
+func toRect(r rawRect) scenegraph.Rect {
+	return scenegraph.Rect{X: r.X, Y: r.Y, Width: r.Width, Height: r.Height}
+}
+
+// measuredNodes converts page.js output, computing contrast in Go.
+func measuredNodes(raw *rawSlide) map[string]Measured {
+	out := make(map[string]Measured, len(raw.Nodes))
+	for _, n := range raw.Nodes {
+		m := Measured{Bounds: toRect(n.B), Lines: n.Lines, HasText: n.Text, MinFontSize: n.MinFont}
+		if n.Ink != nil {
+			r := toRect(*n.Ink)
+			m.TextBounds = &r
+		}
+		if n.Clip != nil {
+			r := toRect(*n.Clip)
+			m.Clip = &r
+		}
+		if n.Text {
+			m.OverflowX, m.OverflowY = roundPx(n.OvX), roundPx(n.OvY)
+			m.Overflow = m.OverflowX > TextOverflowTolerance || m.OverflowY > TextOverflowTolerance
+		}
+		if n.Bg != nil && len(n.Runs) > 0 {
+			bg := scenegraph.Color{R: n.Bg[0], G: n.Bg[1], B: n.Bg[2], A: 1}
+			worst := math.Inf(1)
+			for _, r := range n.Runs {
+				fg := over(scenegraph.Color{R: r.C[0], G: r.C[1], B: r.C[2], A: r.C[3]}, bg)
+				ratio := ContrastRatio(fg, bg)
+				need := contrastNeed(r.S, r.W)
+				if ratio/need < worst {
+					worst = ratio / need
+					m.Contrast, m.ContrastNeed = math.Round(ratio*100)/100, need
+				}
+			}
+		}
+		if n.Img != nil && n.Img.NW > 0 && n.Img.NH > 0 {
+			m.Image = &scenegraph.Vector{X: n.Img.NW, Y: n.Img.NH}
+			m.ImageFit = n.Img.Fit
+		}
+		out[n.ID] = m
+	}
+	return out
+}
+
+func roundPx(v float64) float64 { return math.Round(v*100) / 100 }
+
+func sortViolations(v []Violation) {
+	sort.SliceStable(v, func(i, j int) bool { return v[i].Key < v[j].Key })
+}

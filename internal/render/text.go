@@ -1,0 +1,390 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/acecanvas/ace/internal/scenegraph"
+)
+
+// Fallback chains appended after a run's own faces, per DrawingML script
+// slot, so CJK, Arabic, Hebrew, Thai and Devanagari get real glyphs
+// (Debian fonts-noto-core, fonts-noto-cjk) whatever the deck names.
+// Metric-compatible substitutes come first for the Office faces decks name
+// most (Carlito for Calibri, Caladea for Cambria, Liberation for Arial,
+// Times New Roman and Courier New), so line breaks match PowerPoint's.
+var (
+	latinFallback   = []string{"Liberation Sans", "Noto Sans", "DejaVu Sans"}
+	eastAsianChain  = []string{"Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Sans CJK KR", "Noto Sans CJK TC", "Droid Sans Fallback"}
+	complexChain    = []string{"Noto Sans Arabic", "Noto Naskh Arabic", "Noto Sans Hebrew", "Noto Sans Thai", "Noto Sans Devanagari", "Noto Sans Bengali"}
+	symbolChain     = []string{"Noto Sans Symbols", "Noto Sans Symbols2", "Noto Color Emoji", "DejaVu Sans", "sans-serif"}
+	fontSubstitutes = map[string][]string{
+		"calibri":         {"Carlito", "Liberation Sans"},
+		"calibri light":   {"Carlito", "Liberation Sans"},
+		"cambria":         {"Caladea", "Liberation Serif"},
+		"arial":           {"Liberation Sans"},
+		"helvetica":       {"Liberation Sans"},
+		"helvetica neue":  {"Liberation Sans"},
+		"segoe ui":        {"Noto Sans", "Liberation Sans"},
+		"times new roman": {"Liberation Serif"},
+		"times":           {"Liberation Serif"},
+		"georgia":         {"Noto Serif", "Liberation Serif"},
+		"courier new":     {"Liberation Mono"},
+		"consolas":        {"Liberation Mono"},
+		"arial narrow":    {"Liberation Sans Narrow"},
+		"inter":           {"Noto Sans", "Liberation Sans"},
+		"roboto":          {"Noto Sans", "Liberation Sans"},
+	}
+)
+
+// safeFontName keeps letters, digits, spaces and a few punctuation marks, so
+// a family name can be quoted in CSS without escaping ("x');url(..." loses
+// its quotes, parentheses and semicolon).
+func safeFontName(s string) string {
+	var sb strings.Builder
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == ' ' || r == '-' || r == '_' || r == '.' {
+			sb.WriteRune(r)
+		}
+	}
+	out := strings.TrimSpace(sb.String())
+	if len(out) > 64 {
+		out = out[:64]
+	}
+	return out
+}
+
+// fontStack builds the CSS font-family list for a style: the latin,
+// east-asian and complex faces the deck names (with their substitutes),
+// then the per-script fallback chains.
+func (b *builder) fontStack(s scenegraph.TypeStyle) string {
+	var names []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		n = safeFontName(n)
+		if n == "" || seen[strings.ToLower(n)] {
+			return
+		}
+		seen[strings.ToLower(n)] = true
+		names = append(names, n)
+	}
+	resolve := func(n string) string {
+		// Theme font references (+mj-lt, +mn-ea, ...) name a token slot.
+		switch strings.ToLower(strings.TrimSpace(n)) {
+		case "+mj-lt":
+			return b.deck.Tokens.Fonts.Major.Latin
+		case "+mn-lt":
+			return b.deck.Tokens.Fonts.Minor.Latin
+		case "+mj-ea":
+			return b.deck.Tokens.Fonts.Major.EastAsian
+		case "+mn-ea":
+			return b.deck.Tokens.Fonts.Minor.EastAsian
+		case "+mj-cs":
+			return b.deck.Tokens.Fonts.Major.Complex
+		case "+mn-cs":
+			return b.deck.Tokens.Fonts.Minor.Complex
+		}
+		return n
+	}
+	withSubs := func(n string) {
+		n = resolve(n)
+		add(n)
+		for _, s := range fontSubstitutes[strings.ToLower(strings.TrimSpace(n))] {
+			add(s)
+		}
+	}
+	latin := s.FontFamily
+	if latin == "" {
+		latin = b.deck.Tokens.Fonts.Minor.Latin
+	}
+	withSubs(latin)
+	for _, f := range latinFallback {
+		add(f)
+	}
+	withSubs(s.FontFamilyEastAsian)
+	for _, f := range eastAsianChain {
+		add(f)
+	}
+	withSubs(s.FontFamilyComplex)
+	for _, f := range complexChain {
+		add(f)
+	}
+	for _, f := range symbolChain {
+		add(f)
+	}
+	parts := make([]string, 0, len(names))
+	for _, n := range names {
+		if n == "sans-serif" || n == "serif" || n == "monospace" {
+			parts = append(parts, n)
+			continue
+		}
+		parts = append(parts, `"`+n+`"`)
+	}
+	return strings.Join(parts, ",")
+}
+
+// fontScale is the shrink-on-overflow factor PowerPoint recorded.
+func fontScale(n *scenegraph.Node) float64 {
+	if n.TextBox != nil && n.TextBox.FontScale > 0 && n.TextBox.FontScale < 1 {
+		return n.TextBox.FontScale
+	}
+	return 1
+}
+
+// defaultInsets: DrawingML a:bodyPr defaults (0.1 in left/right, 0.05 in
+// top/bottom) for text imported from PPTX; none for Figma-style TEXT.
+func defaultInsets(n *scenegraph.Node) scenegraph.Insets {
+	if n.TextBox != nil && n.TextBox.Insets != nil {
+		return *n.TextBox.Insets
+	}
+	if n.Type == scenegraph.TypeText && (n.Source == nil || n.Source.Format != "pptx") {
+		return scenegraph.Insets{}
+	}
+	return scenegraph.Insets{Left: 9.6, Right: 9.6, Top: 4.8, Bottom: 4.8}
+}
+
+// textBox makes a text-bearing node's box a column whose single item (the
+// .tx flow) is anchored top, middle or bottom, inside the insets.
+func (b *builder) textBox(st *style, n *scenegraph.Node) {
+	in := defaultInsets(n)
+	st.add("display", "flex")
+	st.add("flex-direction", "column")
+	st.add("padding", fmt.Sprintf("%s %s %s %s", px(in.Top), px(in.Right), px(in.Bottom), px(in.Left)))
+	anchor := "flex-start"
+	if n.Style != nil {
+		switch n.Style.TextAlignVertical {
+		case scenegraph.AlignCenter:
+			anchor = "center"
+		case scenegraph.AlignBottom:
+			anchor = "flex-end"
+		}
+	}
+	// Table cells default to top anchoring as in DrawingML; so do others.
+	st.add("justify-content", anchor)
+}
+
+// textContent writes the .tx flow: one <p> per '\n'-separated paragraph,
+// one <span> per run of equal style, every character escaped.
+func (b *builder) textContent(n *scenegraph.Node) {
+	tc := &n.TextContent
+	runes := []rune(tc.Characters)
+	var st style
+	st.add("flex", "none")
+	st.add("position", "relative")
+	if n.TextBox != nil {
+		if n.TextBox.NoWrap {
+			st.add("white-space", "pre")
+		}
+		switch n.TextBox.Vertical {
+		case "vert", "eaVert", "wordArtVert", "mongolianVert":
+			st.add("writing-mode", "vertical-rl")
+		case "vert270":
+			st.add("writing-mode", "vertical-rl")
+			st.add("transform", "rotate(180deg)")
+		}
+		if n.TextBox.Columns > 1 {
+			st.add("column-count", strconv.Itoa(n.TextBox.Columns))
+		}
+	}
+	b.w(`<div class="tx" style="` + attr(st.String()) + `">`)
+	scale := fontScale(n)
+	// Split into paragraphs at '\n' (code-point offsets).
+	start := 0
+	para := 0
+	counters := [9]int{}
+	for i := 0; i <= len(runes); i++ {
+		if i < len(runes) && runes[i] != '\n' {
+			continue
+		}
+		var p scenegraph.Paragraph
+		if para < len(tc.Paragraphs) {
+			p = tc.Paragraphs[para]
+		}
+		b.paragraph(n, runes, start, i, p, scale, &counters)
+		start = i + 1
+		para++
+	}
+	b.w(`</div>`)
+}
+
+func (b *builder) paragraph(n *scenegraph.Node, runes []rune, start, end int, p scenegraph.Paragraph, scale float64, counters *[9]int) {
+	tc := &n.TextContent
+	first := tc.StyleAt(start)
+	if start >= end && start > 0 {
+		first = tc.StyleAt(start - 1)
+	}
+	var st style
+	align := p.Align
+	if align == "" {
+		align = first.TextAlignHorizontal
+	}
+	switch align {
+	case scenegraph.AlignCenter:
+		st.add("text-align", "center")
+	case scenegraph.AlignRight:
+		st.add("text-align", "right")
+	case scenegraph.AlignJustified:
+		st.add("text-align", "justify")
+	default:
+		if p.RTL {
+			st.add("text-align", "right")
+		} else {
+			st.add("text-align", "left")
+		}
+	}
+	if p.RTL {
+		st.add("direction", "rtl")
+	}
+	if p.SpaceBefore > 0 {
+		st.add("margin-top", px(p.SpaceBefore))
+	}
+	if p.SpaceAfter > 0 {
+		st.add("margin-bottom", px(p.SpaceAfter))
+	}
+	list := p.ListType == scenegraph.ListOrdered || p.ListType == scenegraph.ListUnordered
+	level := max(0, min(p.Level, 8))
+	margin, indent := p.MarginLeft, p.Indent
+	size := first.FontSize * scale
+	if size <= 0 {
+		size = 18 * scenegraph.PxPerPt
+	}
+	if list && margin == 0 && indent == 0 {
+		// No explicit geometry: a hanging indent of 1.2 em per level.
+		margin = float64(level+1) * 1.2 * size
+		indent = -1.2 * size
+	}
+	side := "padding-left"
+	if p.RTL {
+		side = "padding-right"
+	}
+	if margin != 0 {
+		st.add(side, px(margin))
+	}
+	if indent != 0 {
+		st.add("text-indent", px(indent))
+	}
+	lh := b.lineHeight(first, p, scale)
+	st.add("line-height", lh)
+	b.w(`<p style="` + attr(st.String()) + `">`)
+	if list {
+		for k := level + 1; k < len(counters); k++ {
+			counters[k] = 0
+		}
+		marker := p.Bullet
+		if p.ListType == scenegraph.ListOrdered {
+			counters[level]++
+			marker = strconv.Itoa(counters[level]) + "."
+		} else if marker == "" {
+			marker = "•"
+		}
+		w := -indent
+		var ms style
+		ms.add("display", "inline-block")
+		ms.add("text-indent", "0")
+		if w > 0 {
+			ms.add("min-width", px(w))
+		} else {
+			ms.add("padding-right", "0.5em")
+		}
+		b.w(`<span class="bu" style="` + attr(ms.String()+";"+b.runCSS(first, scale)) + `">`)
+		b.text(marker)
+		b.w(`</span>`)
+	} else {
+		for k := range counters {
+			counters[k] = 0
+		}
+	}
+	if start >= end {
+		// An empty paragraph still takes one line of its style.
+		b.w(`<span style="` + attr(b.runCSS(first, scale)) + `"><br></span></p>`)
+		return
+	}
+	for i := start; i < end; {
+		key := runKey(tc, i)
+		j := i + 1
+		for j < end && runKey(tc, j) == key {
+			j++
+		}
+		s := tc.StyleAt(i)
+		b.w(`<span style="` + attr(b.runCSS(s, scale)) + `">`)
+		b.text(string(runes[i:j]))
+		b.w(`</span>`)
+		i = j
+	}
+	b.w(`</p>`)
+}
+
+func runKey(tc *scenegraph.TextContent, i int) int {
+	if i < len(tc.CharacterStyleOverrides) {
+		return tc.CharacterStyleOverrides[i]
+	}
+	return 0
+}
+
+// lineHeight: paragraph multiple, then style px, then style percent, else
+// 1.2 (PowerPoint's single spacing is about 1.2 em for most faces).
+func (b *builder) lineHeight(s scenegraph.TypeStyle, p scenegraph.Paragraph, scale float64) string {
+	switch {
+	case p.LineHeight > 0:
+		return trimFloat(p.LineHeight * 1.2)
+	case s.LineHeightPx > 0:
+		return px(s.LineHeightPx * scale)
+	case s.LineHeightPercent > 0:
+		return trimFloat(s.LineHeightPercent / 100)
+	}
+	return "1.2"
+}
+
+// runCSS is the inline style of one run.
+func (b *builder) runCSS(s scenegraph.TypeStyle, scale float64) string {
+	var st style
+	st.add("font-family", b.fontStack(s))
+	size := s.FontSize
+	if size <= 0 {
+		size = 18 * scenegraph.PxPerPt
+	}
+	st.add("font-size", px(size*scale))
+	if s.FontWeight > 0 {
+		st.add("font-weight", strconv.Itoa(max(100, min(900, s.FontWeight))))
+	}
+	if s.Italic != nil && *s.Italic {
+		st.add("font-style", "italic")
+	}
+	switch s.TextCase {
+	case scenegraph.CaseUpper:
+		st.add("text-transform", "uppercase")
+	case scenegraph.CaseLower:
+		st.add("text-transform", "lowercase")
+	case scenegraph.CaseTitle:
+		st.add("text-transform", "capitalize")
+	case scenegraph.CaseSmallCaps:
+		st.add("font-variant", "small-caps")
+	}
+	switch s.TextDecoration {
+	case scenegraph.DecorationUnderline:
+		st.add("text-decoration", "underline")
+	case scenegraph.DecorationStrikethrough:
+		st.add("text-decoration", "line-through")
+	}
+	if s.LetterSpacing != nil && *s.LetterSpacing != 0 {
+		st.add("letter-spacing", px(*s.LetterSpacing*scale))
+	}
+	if s.LineHeightPx > 0 {
+		st.add("line-height", px(s.LineHeightPx*scale))
+	} else if s.LineHeightPercent > 0 {
+		st.add("line-height", trimFloat(s.LineHeightPercent/100))
+	}
+	if c, ok := firstColor(s.Fills); ok {
+		st.add("color", c)
+	} else {
+		st.add("color", "rgba(0,0,0,1)")
+	}
+	if s.Baseline != 0 && !math.IsNaN(s.Baseline) {
+		st.add("vertical-align", trimFloat(s.Baseline)+"em")
+		st.add("font-size", px(size*scale*0.7))
+	}
+	return st.String()
+}
