@@ -37,7 +37,7 @@ func sameColor(a, b *scenegraph.Color) bool {
 	return a.Near(*b, ColorTol)
 }
 
-// normText folds the empty text forms (”, None, null) into "" and trims
+// normText folds the empty text forms (empty, "None", "null") into "" and trims
 // trailing whitespace (ACE App. E.4).
 func normText(s string) string {
 	t := strings.TrimRight(s, " \t\r\n")
