@@ -181,7 +181,7 @@ func (b *builder) node(n, parent *scenegraph.Node) {
 type style struct{ decl []string }
 
 func (s *style) add(prop, val string) { s.decl = append(s.decl, prop+":"+val) }
-func (s *style) String() string      { return strings.Join(s.decl, ";") }
+func (s *style) String() string       { return strings.Join(s.decl, ";") }
 
 // inFlow reports whether n is laid out by its parent's auto-layout.
 func inFlow(n, parent *scenegraph.Node) bool {

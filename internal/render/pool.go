@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log"
 	"math"
 	"os"
 	"os/exec"
@@ -150,7 +151,7 @@ func (p *Pool) startTab(ctx context.Context) (*tab, error) {
 		chromedp.WindowSize(1280, 720),
 	)
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	tctx, cancel := chromedp.NewContext(allocCtx)
+	tctx, cancel := chromedp.NewContext(allocCtx, chromedp.WithErrorf(logChromedpError))
 	t := &tab{ctx: tctx, cancel: cancel, allocCancel: allocCancel}
 	// The first Run starts the browser; it must not carry a deadline (that
 	// would end the browser), so the start is bounded by a watchdog.
@@ -215,6 +216,16 @@ func (p *Pool) setupTab(ctx context.Context, t *chromedp.Target) error {
 		return fmt.Errorf("loading page script: %w", err)
 	}
 	return nil
+}
+
+// logChromedpError forwards chromedp's error log except the notice that
+// Page.setDocumentContent (how the shell page is loaded) always triggers.
+func logChromedpError(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if strings.Contains(msg, "DOM.documentUpdated") {
+		return
+	}
+	log.Print("render: chromedp: " + msg)
 }
 
 func (t *tab) close() {

@@ -17,7 +17,7 @@ import (
 // most (Carlito for Calibri, Caladea for Cambria, Liberation for Arial,
 // Times New Roman and Courier New), so line breaks match PowerPoint's.
 var (
-	latinFallback   = []string{"Liberation Sans", "Noto Sans", "DejaVu Sans"}
+	latinFallback   = []string{"Liberation Sans", "Noto Sans"}
 	eastAsianChain  = []string{"Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Sans CJK KR", "Noto Sans CJK TC", "Droid Sans Fallback"}
 	complexChain    = []string{"Noto Sans Arabic", "Noto Naskh Arabic", "Noto Sans Hebrew", "Noto Sans Thai", "Noto Sans Devanagari", "Noto Sans Bengali"}
 	symbolChain     = []string{"Noto Sans Symbols", "Noto Sans Symbols2", "Noto Color Emoji", "DejaVu Sans", "sans-serif"}
@@ -57,10 +57,36 @@ func safeFontName(s string) string {
 	return out
 }
 
-// fontStack builds the CSS font-family list for a style: the latin,
-// east-asian and complex faces the deck names (with their substitutes),
-// then the per-script fallback chains.
-func (b *builder) fontStack(s scenegraph.TypeStyle) string {
+// Script slots of DrawingML (a:latin, a:ea, a:cs).
+const (
+	slotLatin = iota
+	slotEastAsian
+	slotComplex
+)
+
+// scriptSlot says which font slot draws r: CJK ideographs, kana, Hangul and
+// fullwidth forms use the east-asian face; right-to-left and complex
+// scripts (Arabic, Hebrew, Syriac, Thaana, Indic, Thai, Lao, ...) the
+// complex face; everything else (Latin, Greek, Cyrillic, digits) latin.
+func scriptSlot(r rune) int {
+	switch {
+	case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Bopomofo),
+		r >= 0x3000 && r <= 0x303F, r >= 0xFF00 && r <= 0xFFEF:
+		return slotEastAsian
+	case unicode.In(r, unicode.Arabic, unicode.Hebrew, unicode.Syriac, unicode.Thaana, unicode.Devanagari,
+		unicode.Bengali, unicode.Gurmukhi, unicode.Gujarati, unicode.Tamil, unicode.Telugu, unicode.Kannada,
+		unicode.Malayalam, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar, unicode.Sinhala):
+		return slotComplex
+	}
+	return slotLatin
+}
+
+// fontStack builds the CSS font-family list for text of one script slot:
+// the face the deck names for that slot (with metric-compatible
+// substitutes), then that script's fallback chain, then the others.
+func (b *builder) fontStack(s scenegraph.TypeStyle) string { return b.fontStackFor(s, slotLatin) }
+
+func (b *builder) fontStackFor(s scenegraph.TypeStyle, slot int) string {
 	var names []string
 	seen := map[string]bool{}
 	add := func(n string) {
@@ -100,17 +126,45 @@ func (b *builder) fontStack(s scenegraph.TypeStyle) string {
 	if latin == "" {
 		latin = b.deck.Tokens.Fonts.Minor.Latin
 	}
-	withSubs(latin)
-	for _, f := range latinFallback {
-		add(f)
+	ea := s.FontFamilyEastAsian
+	if ea == "" {
+		ea = b.deck.Tokens.Fonts.Minor.EastAsian
 	}
-	withSubs(s.FontFamilyEastAsian)
-	for _, f := range eastAsianChain {
-		add(f)
+	cs := s.FontFamilyComplex
+	if cs == "" {
+		cs = b.deck.Tokens.Fonts.Minor.Complex
 	}
-	withSubs(s.FontFamilyComplex)
-	for _, f := range complexChain {
-		add(f)
+	latinPart := func() {
+		withSubs(latin)
+		for _, f := range latinFallback {
+			add(f)
+		}
+	}
+	eaPart := func() {
+		withSubs(ea)
+		for _, f := range eastAsianChain {
+			add(f)
+		}
+	}
+	csPart := func() {
+		withSubs(cs)
+		for _, f := range complexChain {
+			add(f)
+		}
+	}
+	switch slot {
+	case slotEastAsian:
+		eaPart()
+		latinPart()
+		csPart()
+	case slotComplex:
+		csPart()
+		latinPart()
+		eaPart()
+	default:
+		latinPart()
+		eaPart()
+		csPart()
 	}
 	for _, f := range symbolChain {
 		add(f)
@@ -273,12 +327,10 @@ func (b *builder) paragraph(n *scenegraph.Node, runes []rune, start, end int, p 
 		for k := level + 1; k < len(counters); k++ {
 			counters[k] = 0
 		}
-		marker := p.Bullet
+		marker := bulletText(p.Bullet)
 		if p.ListType == scenegraph.ListOrdered {
 			counters[level]++
 			marker = strconv.Itoa(counters[level]) + "."
-		} else if marker == "" {
-			marker = "•"
 		}
 		w := -indent
 		var ms style
@@ -309,9 +361,20 @@ func (b *builder) paragraph(n *scenegraph.Node, runes []rune, start, end int, p 
 			j++
 		}
 		s := tc.StyleAt(i)
-		b.w(`<span style="` + attr(b.runCSS(s, scale)) + `">`)
-		b.text(string(runes[i:j]))
-		b.w(`</span>`)
+		// One span per script slot inside the run, so each script is set
+		// in the face its slot names (spaces and punctuation stay with
+		// the preceding script).
+		for k := i; k < j; {
+			slot := scriptSlot(runes[k])
+			m := k + 1
+			for m < j && (scriptSlot(runes[m]) == slot || !unicode.IsLetter(runes[m])) {
+				m++
+			}
+			b.w(`<span style="` + attr(b.runCSSFor(s, scale, slot)) + `">`)
+			b.text(string(runes[k:m]))
+			b.w(`</span>`)
+			k = m
+		}
 		i = j
 	}
 	b.w(`</p>`)
@@ -338,10 +401,15 @@ func (b *builder) lineHeight(s scenegraph.TypeStyle, p scenegraph.Paragraph, sca
 	return "1.2"
 }
 
-// runCSS is the inline style of one run.
+// runCSS is the inline style of one run of latin text.
 func (b *builder) runCSS(s scenegraph.TypeStyle, scale float64) string {
+	return b.runCSSFor(s, scale, slotLatin)
+}
+
+// runCSSFor is the inline style of one run in a script slot.
+func (b *builder) runCSSFor(s scenegraph.TypeStyle, scale float64, slot int) string {
 	var st style
-	st.add("font-family", b.fontStack(s))
+	st.add("font-family", b.fontStackFor(s, slot))
 	size := s.FontSize
 	if size <= 0 {
 		size = 18 * scenegraph.PxPerPt
@@ -387,4 +455,29 @@ func (b *builder) runCSS(s scenegraph.TypeStyle, scale float64) string {
 		st.add("font-size", px(size*scale*0.7))
 	}
 	return st.String()
+}
+
+// wingdingsBullets maps the symbol-font code points PowerPoint stores for
+// common bullets (Wingdings/Symbol glyphs at U+F000+byte, the Private Use
+// Area encoding of symbol fonts) to the Unicode characters they draw, so a
+// bullet does not render as a missing-glyph box.
+var wingdingsBullets = map[byte]string{
+	0x6C: "●", 0x6E: "■", 0x6F: "□", 0x71: "❑", 0x73: "◆", 0x75: "◆", 0x76: "❖",
+	0xA7: "▪", 0xA8: "◻", 0xD8: "➢", 0xE0: "➢", 0xE8: "➔", 0xF0: "⇨", 0xFC: "✓",
+	0xFB: "✗", 0xB7: "•", 0x9F: "•", 0x77: "⬥", 0x70: "◼", 0x3E: "➢",
+}
+
+// bulletText returns a drawable bullet for a paragraph's bullet character.
+func bulletText(s string) string {
+	rs := []rune(s)
+	if len(rs) == 0 {
+		return "•"
+	}
+	if r := rs[0]; r >= 0xF000 && r <= 0xF0FF {
+		if m, ok := wingdingsBullets[byte(r&0xFF)]; ok {
+			return m
+		}
+		return "•"
+	}
+	return s
 }

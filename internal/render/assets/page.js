@@ -74,9 +74,18 @@
       if (clip) m.clip = clip;
       const tx = el.querySelector(':scope > .tx');
       if (tx) {
+        // Line boxes of the characters themselves (not of the <p> blocks).
+        const rects = [];
+        const walker = document.createTreeWalker(tx, NodeFilter.SHOW_TEXT);
         const range = document.createRange();
-        range.selectNodeContents(tx);
-        const rects = [...range.getClientRects()];
+        for (let tn = walker.nextNode(); tn; tn = walker.nextNode()) {
+          if (!tn.data.trim()) continue;
+          if (tn.parentElement && tn.parentElement.classList.contains('bu')) {
+            // a bullet is drawn text too
+          }
+          range.selectNodeContents(tn);
+          for (const r of range.getClientRects()) rects.push(r);
+        }
         const vis = rects.filter(r => r.width > 0.5 && r.height > 0.5);
         if (vis.length) {
           let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
