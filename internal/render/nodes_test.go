@@ -1,0 +1,195 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/acecanvas/ace/internal/scenegraph"
+)
+
+func imageNode(id string, x, y, w, h float64, ref string) *scenegraph.Node {
+	return &scenegraph.Node{ID: id, Type: scenegraph.TypeImage, Transform: scenegraph.Translate(x, y),
+		Size: scenegraph.Vector{X: w, Y: h}, Fills: []scenegraph.Paint{{Type: scenegraph.PaintImage, ImageRef: ref}}}
+}
+
+func TestImageCropFitAndFill(t *testing.T) {
+	blobs := scenegraph.Blobs{}
+	d := deck()
+	ref := d.AddAsset(blobs, twoTonePNG(t, 200, 100), "image/png", "two.png", 200, 100)
+	stretch := imageNode("stretch", 0, 0, 200, 100, ref)
+	crop := imageNode("crop", 300, 0, 200, 100, ref)
+	crop.Fills[0].Crop = &scenegraph.Crop{Left: 0.5} // keep the blue half
+	fit := imageNode("fit", 0, 200, 200, 200, ref)
+	fit.Fills[0].ScaleMode = "FIT" // letterboxed: 200x100 centred
+	fill := imageNode("fill", 300, 200, 100, 200, ref)
+	fill.Fills[0].ScaleMode = "FILL" // covers: the middle of the picture
+	d.Slides[0].Children = []*scenegraph.Node{stretch, crop, fit, fill}
+	sr := renderOne(t, d, blobs, true)
+	if len(sr.Errors) > 0 {
+		t.Fatalf("errors: %v", sr.Errors)
+	}
+	img := decodePNG(t, sr.PNG)
+	checks := []struct {
+		x, y    int
+		r, g, b uint8
+		what    string
+	}{
+		{50, 50, 255, 0, 0, "stretch left half red"},
+		{150, 50, 0, 0, 255, "stretch right half blue"},
+		{310, 50, 0, 0, 255, "crop keeps only the blue half"},
+		{490, 50, 0, 0, 255, "crop right edge blue"},
+		{100, 210, 255, 255, 255, "fit leaves a white band above"},
+		{50, 300, 255, 0, 0, "fit draws the picture in the middle"},
+		{320, 300, 255, 0, 0, "fill covers: left part red"},
+		{380, 300, 0, 0, 255, "fill covers: right part blue"},
+	}
+	for _, c := range checks {
+		if got := pixel(img, c.x, c.y); !isColor(got, c.r, c.g, c.b) {
+			t.Errorf("%s: pixel (%d,%d) = %v", c.what, c.x, c.y, got)
+		}
+	}
+	if m := sr.Nodes["fill"]; m.Image == nil || m.Image.X != 200 || m.ImageFit != "cover" {
+		t.Errorf("fill image measure: %+v", m)
+	}
+}
+
+func TestMissingAndUndrawableImagesAreReported(t *testing.T) {
+	blobs := scenegraph.Blobs{}
+	d := deck()
+	emf := d.AddAsset(blobs, []byte{1, 0, 0, 0, 0x6c, 0, 0, 0, 0, 0, 0, 0, 0x20, 0x45, 0x4d, 0x46}, "image/x-emf", "a.emf", 0, 0)
+	d.Slides[0].Children = []*scenegraph.Node{imageNode("gone", 0, 0, 100, 100, strings.Repeat("ab", 32)), imageNode("emf", 200, 0, 100, 100, emf)}
+	sr := renderOne(t, d, blobs, false)
+	got := map[string]string{}
+	for _, e := range sr.Errors {
+		got[e.NodeID] = e.Message
+	}
+	if !strings.Contains(got["gone"], "not found") || !strings.Contains(got["emf"], "not drawable") {
+		t.Errorf("errors = %v", sr.Errors)
+	}
+}
+
+func TestVectorPathIsFilled(t *testing.T) {
+	v := &scenegraph.Node{ID: "tri", Type: scenegraph.TypeVector, Transform: scenegraph.Translate(100, 100),
+		Size:  scenegraph.Vector{X: 200, Y: 200},
+		Paths: []scenegraph.VectorPath{{Path: "M0 200 L100 0 L200 200 Z"}},
+		Fills: []scenegraph.Paint{scenegraph.Solid(scenegraph.MustHex("#00AA00"))}}
+	bad := &scenegraph.Node{ID: "bad", Type: scenegraph.TypeVector, Transform: scenegraph.Translate(400, 100),
+		Size: scenegraph.Vector{X: 10, Y: 10}, Paths: []scenegraph.VectorPath{{Path: `M0 0"/><script>x</script>`}}}
+	sr := renderOne(t, deck(v, bad), nil, true)
+	img := decodePNG(t, sr.PNG)
+	if c := pixel(img, 200, 250); !isColor(c, 0, 0xAA, 0) {
+		t.Errorf("inside the triangle: %v", c)
+	}
+	if c := pixel(img, 110, 110); !isColor(c, 255, 255, 255) {
+		t.Errorf("outside the triangle: %v", c)
+	}
+	if len(sr.Errors) != 1 || sr.Errors[0].NodeID != "bad" {
+		t.Errorf("unsafe path should be skipped with an error: %v", sr.Errors)
+	}
+}
+
+func TestTableGridPlacesCellsAndSpans(t *testing.T) {
+	cell := func(id string, r, c, cs int, s string) *scenegraph.Node {
+		n := &scenegraph.Node{ID: id, Type: scenegraph.TypeTableCell, Cell: &scenegraph.Cell{Row: r, Column: c, ColSpan: cs}}
+		n.Characters = s
+		n.Style = &scenegraph.TypeStyle{FontSize: 16}
+		return n
+	}
+	tb := &scenegraph.Node{ID: "tb", Type: scenegraph.TypeTable, Transform: scenegraph.Translate(100, 100),
+		Size:  scenegraph.Vector{X: 300, Y: 80},
+		Table: &scenegraph.Table{Columns: []float64{100, 200}, Rows: []float64{40, 40}},
+		Children: []*scenegraph.Node{cell("h", 0, 0, 2, "Header"), cell("a", 1, 0, 1, "a"),
+			cell("b", 1, 1, 1, "A long cell text that must wrap onto several lines in its column")}}
+	sr := renderOne(t, deck(tb), nil, false)
+	assertRect(t, "header spans both columns", sr.Nodes["h"].Bounds, 100, 100, 300, 40, 0.01)
+	assertRect(t, "a", sr.Nodes["a"].Bounds, 100, 140, 100, sr.Nodes["b"].Bounds.Height, 0.01)
+	if b := sr.Nodes["b"]; b.Bounds.Height <= 40 || b.Overflow {
+		t.Errorf("the row grows to fit its wrapped cell: %+v", b)
+	}
+	if tbm := sr.Nodes["tb"]; tbm.Bounds.Height <= 80 {
+		t.Errorf("table grows with its row: %+v", tbm.Bounds)
+	}
+}
+
+func TestChartDrawsBarsFromData(t *testing.T) {
+	red := scenegraph.MustHex("#FF0000")
+	ch := &scenegraph.Node{ID: "ch", Type: scenegraph.TypeChart, Transform: scenegraph.Translate(100, 100),
+		Size: scenegraph.Vector{X: 600, Y: 400},
+		Chart: &scenegraph.Chart{ChartType: scenegraph.ChartColumn, Title: "Revenue <b>",
+			Categories: []string{"Q1", "Q2", "Q3"},
+			Series:     []scenegraph.Series{{Name: "2025", Values: []float64{10, 20, 30}, Color: &red}}}}
+	d := deck(ch)
+	h, err := HTML(d, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(h, `fill="rgba(255,0,0,1)"`); n != 3 {
+		t.Errorf("want 3 red bars in the SVG, got %d", n)
+	}
+	if !strings.Contains(h, "Revenue &lt;b&gt;") {
+		t.Error("chart title must be escaped")
+	}
+	sr := renderOne(t, d, nil, true)
+	img := decodePNG(t, sr.PNG)
+	// The tallest bar (Q3 = 30) reaches high; find red in the right third.
+	found := false
+	for y := 150; y < 480 && !found; y += 4 {
+		for x := 500; x < 690; x += 4 {
+			if isColor(pixel(img, x, y), 255, 0, 0) {
+				found = true
+				break
+			}
+		}
+	}
+	if !found {
+		t.Error("no red bar pixels in the Q3 column")
+	}
+	for _, kind := range []string{scenegraph.ChartBar, scenegraph.ChartLine, scenegraph.ChartPie, scenegraph.ChartDoughnut, scenegraph.ChartArea, scenegraph.ChartScatter} {
+		ch.Chart.ChartType = kind
+		h, err := HTML(d, 0, nil)
+		if err != nil || !strings.Contains(h, "<svg") {
+			t.Errorf("%s: no SVG (%v)", kind, err)
+		}
+	}
+}
+
+func TestMathTypesetsAndReportsInvalidLaTeX(t *testing.T) {
+	ok := &scenegraph.Node{ID: "ok", Type: scenegraph.TypeMath, Transform: scenegraph.Translate(100, 100),
+		Size: scenegraph.Vector{X: 400, Y: 100}, Math: &scenegraph.Math{LaTeX: `E = mc^2 + \frac{a}{b}`, FontSize: 32}}
+	bad := &scenegraph.Node{ID: "bad", Type: scenegraph.TypeMath, Transform: scenegraph.Translate(100, 300),
+		Size: scenegraph.Vector{X: 400, Y: 100}, Math: &scenegraph.Math{LaTeX: `\frac{a}{`}}
+	sr := renderOne(t, deck(ok, bad), nil, true)
+	if len(sr.Errors) != 1 || sr.Errors[0].NodeID != "bad" || !strings.Contains(sr.Errors[0].Message, "invalid LaTeX") {
+		t.Fatalf("errors = %v, want one invalid-LaTeX error for bad", sr.Errors)
+	}
+	img := decodePNG(t, sr.PNG)
+	dark := 0
+	for y := 100; y < 200; y++ {
+		for x := 100; x < 500; x++ {
+			if c := pixel(img, x, y); c.R < 100 && c.G < 100 && c.B < 100 {
+				dark++
+			}
+		}
+	}
+	if dark < 200 {
+		t.Errorf("the formula drew only %d dark pixels", dark)
+	}
+}
+
+func TestConnectorAndLineDraw(t *testing.T) {
+	a := rect("a", 100, 100, 100, 100, "#DDDDDD")
+	b := rect("b", 500, 100, 100, 100, "#DDDDDD")
+	conn := &scenegraph.Node{ID: "conn", Type: scenegraph.TypeConnector, Transform: scenegraph.Translate(0, 0),
+		Strokes: []scenegraph.Paint{scenegraph.Solid(scenegraph.MustHex("#0000FF"))}, StrokeWeight: 4,
+		Connector: &scenegraph.Connector{Start: scenegraph.Endpoint{NodeID: "a", Magnet: "RIGHT"}, End: scenegraph.Endpoint{NodeID: "b", Magnet: "LEFT"}, EndCap: "ARROW_EQUILATERAL"}}
+	line := &scenegraph.Node{ID: "line", Type: scenegraph.TypeLine, Transform: scenegraph.Translate(100, 400),
+		Size: scenegraph.Vector{X: 400, Y: 0}, Strokes: []scenegraph.Paint{scenegraph.Solid(scenegraph.MustHex("#FF0000"))}, StrokeWeight: 4}
+	sr := renderOne(t, deck(a, b, conn, line), nil, true)
+	img := decodePNG(t, sr.PNG)
+	if c := pixel(img, 350, 150); !isColor(c, 0, 0, 255) {
+		t.Errorf("connector midpoint: %v, want blue", c)
+	}
+	if c := pixel(img, 300, 400); !isColor(c, 255, 0, 0) {
+		t.Errorf("line midpoint: %v, want red", c)
+	}
+}
