@@ -112,6 +112,10 @@ type shapeInfo struct {
 	slide *slideInfo
 	m     emuMap
 	kind  string // sp, pic, grpSp, graphicFrame, cxnSp, tc, other
+	// parent is the p:spTree or p:grpSp holding elem; childMap the child
+	// space of a group.
+	parent   *xnode
+	childMap emuMap
 }
 
 // emuMap maps a container's child EMU coordinates to its local px:

@@ -46,6 +46,7 @@ func (c *shapeCtx) tree(container *xnode, m emuMap, slideID string) []*sg.Node {
 			c.im.warn(c.part, "element <%s> in the shape tree kept as is, not modelled", qname(e.prefix, e.local))
 		}
 		if n != nil {
+			c.im.shapes[n.ID].parent = container
 			out = append(out, n)
 		}
 	}
@@ -476,6 +477,7 @@ func (c *shapeCtx) group(e *xnode, m emuMap, slideID string) *sg.Node {
 	if ps, ok := c.im.fill(gp, c.part, c.cc); ok && len(ps) > 0 {
 		c.im.warn(c.part, "group fill of %q not modelled (groups carry no fills)", n.Name)
 	}
+	c.im.shapes[n.ID].childMap = child
 	n.Children = c.tree(e, child, slideID)
 	return n
 }

@@ -1,0 +1,390 @@
+package pptx
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	sg "github.com/acecanvas/ace/internal/scenegraph"
+)
+
+const (
+	ctSlide = "application/vnd.openxmlformats-officedocument.presentationml.slide+xml"
+	ctChart = "application/vnd.openxmlformats-officedocument.drawingml.chart+xml"
+)
+
+// Export writes the deck as a .pptx. See ExportDetailed.
+func Export(d *sg.Deck, assets sg.AssetSource) ([]byte, error) {
+	b, _, err := ExportDetailed(d, assets)
+	return b, err
+}
+
+// ExportDetailed writes the deck as a .pptx and lists what it approximated.
+//
+// A deck imported from a .pptx (Source.Format "pptx") is written over its
+// original package, read from assets by Source.Ref: every part and every
+// shape whose scene-graph subtree is unchanged (NodeDigest equals
+// Source.Digest) is written byte-identical; an edited shape is patched in
+// place (only the changed aspects: geometry, fill, line, text, ...), keeping
+// the XML children and extLst data ACE does not model; deleted shapes and
+// slides are removed with their relationships, new ones get fresh shape ids
+// and new slides use the layout named by Slide.Layout; slide order updates
+// p:sldIdLst; new media get relationships and content types. Unknown parts
+// (comments, notes, custom XML, embedded fonts) pass through.
+//
+// Any other deck is written as a fresh minimal package: a theme built from
+// the deck's tokens, one master, one blank layout and the slides.
+func ExportDetailed(d *sg.Deck, assets sg.AssetSource) ([]byte, []Warning, error) {
+	if d == nil {
+		return nil, nil, fmt.Errorf("export: nil deck")
+	}
+	var orig []byte
+	name := d.Name
+	if d.Source != nil && d.Source.Format == "pptx" && d.Source.Ref != "" && assets != nil {
+		b, err := assets.AssetBytes(d.Source.Ref)
+		if err != nil {
+			return nil, nil, fmt.Errorf("export %s: original .pptx not found (%v); keep the blobs Import returned in the asset store, or clear Deck.Source to write a fresh file", d.Name, err)
+		}
+		orig = b
+		name = d.Source.Name
+	} else {
+		orig = skeleton(d)
+		name = "generated.pptx"
+	}
+	im, err := newImporter(orig, name, DefaultLimits)
+	if err != nil {
+		return nil, nil, fmt.Errorf("export: original package: %w", err)
+	}
+	if err := im.run(); err != nil {
+		return nil, nil, fmt.Errorf("export: original package: %w", err)
+	}
+	ex := &exporter{im: im, d: d, assets: assets, out: newOutPkg(im.p), mediaPart: map[string]string{}, slidePart: map[string]string{}}
+	for part, ref := range im.media {
+		ex.mediaPart[ref] = part
+	}
+	if err := ex.run(); err != nil {
+		return nil, ex.warns, err
+	}
+	b, err := ex.out.write()
+	if err != nil {
+		return nil, ex.warns, fmt.Errorf("export %s: %w", d.Name, err)
+	}
+	return b, ex.warns, nil
+}
+
+type exporter struct {
+	im        *importer
+	d         *sg.Deck
+	assets    sg.AssetSource
+	out       *outPkg
+	warns     []Warning
+	mediaPart map[string]string // asset ref -> media part
+	slidePart map[string]string // slide node id -> slide part (after export)
+}
+
+func (ex *exporter) warn(part, format string, args ...any) {
+	ex.warns = append(ex.warns, Warning{Part: part, Msg: fmt.Sprintf(format, args...)})
+}
+
+type plannedSlide struct {
+	node *sg.Node
+	si   *slideInfo // nil for a new slide
+	part string
+}
+
+func (ex *exporter) run() error {
+	im := ex.im
+	used := map[string]bool{}
+	var plan []plannedSlide
+	for i, s := range ex.d.Slides {
+		if s == nil {
+			return fmt.Errorf("export: slide %d is nil", i)
+		}
+		var si *slideInfo
+		if s.Source != nil && s.Source.Format == "pptx" {
+			if cand, ok := im.bySlide[s.Source.Part]; ok && !used[cand.part] {
+				si = cand
+				used[cand.part] = true
+			}
+		}
+		ps := plannedSlide{node: s, si: si}
+		if si != nil {
+			ps.part = si.part
+		} else {
+			ps.part = ex.out.freeName("ppt/slides", "slide", ".xml")
+			ex.out.put(ps.part, nil) // reserve the name
+		}
+		ex.slidePart[s.ID] = ps.part
+		plan = append(plan, ps)
+	}
+	// Deleted slides go first, so their media and notes can be dropped.
+	for _, si := range im.slides {
+		if !used[si.part] {
+			ex.deleteSlide(si)
+		}
+	}
+	for _, ps := range plan {
+		var err error
+		if ps.si == nil {
+			err = ex.newSlide(ps.node, ps.part)
+		} else if sg.NodeDigest(ps.node) != ps.node.Source.Digest || ps.node.Source.Digest != ps.si.node.Source.Digest {
+			err = ex.patchSlide(ps.si, ps.node)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return ex.presentation(plan)
+}
+
+// deleteSlide removes a slide part, its relationships and its notes slide.
+func (ex *exporter) deleteSlide(si *slideInfo) {
+	ex.out.del(si.part)
+	ex.out.del(relsPart(si.part))
+	if si.notes != "" {
+		ex.out.del(si.notes)
+		ex.out.del(relsPart(si.notes))
+	}
+}
+
+// presentation rewrites p:sldIdLst, the presentation's relationships and
+// the section list when slides were added, removed or reordered.
+func (ex *exporter) presentation(plan []plannedSlide) error {
+	im := ex.im
+	same := len(plan) == len(im.slides)
+	for i := 0; same && i < len(plan); i++ {
+		same = plan[i].si == im.slides[i]
+	}
+	if same {
+		return nil
+	}
+	presRels := ex.out.relsFor(im.presPart)
+	for _, si := range im.slides {
+		if !ex.out.exists(si.part) {
+			presRels.remove(si.relID)
+		}
+	}
+	maxID := 255
+	for _, si := range im.slides {
+		if v, err := strconv.Atoi(si.sldID); err == nil && v > maxID {
+			maxID = v
+		}
+	}
+	var lst strings.Builder
+	lst.WriteString("<p:sldIdLst>")
+	newIDs := map[string]string{} // slide node id -> sldId
+	for _, ps := range plan {
+		sid, rid := "", ""
+		if ps.si != nil {
+			sid, rid = ps.si.sldID, ps.si.relID
+		} else {
+			maxID++
+			sid = strconv.Itoa(maxID)
+			rid = presRels.add(relSlide, ps.part, false)
+		}
+		newIDs[ps.node.ID] = sid
+		lst.WriteString(`<p:sldId id="` + sid + `" r:id="` + rid + `"/>`)
+	}
+	lst.WriteString("</p:sldIdLst>")
+	root := im.pres
+	old := root.child(nsP, "sldIdLst")
+	repl := rawNode(lst.String())
+	if old != nil {
+		root.replaceKid(old, repl)
+	} else {
+		root.insertOrdered(repl, []string{"sldMasterIdLst", "notesMasterIdLst", "handoutMasterIdLst", "sldIdLst", "sldSz", "notesSz"})
+	}
+	ex.sections(plan, newIDs)
+	doc := im.p.parsed[im.presPart]
+	fixDirty(doc)
+	ex.out.put(im.presPart, doc.bytes())
+	return nil
+}
+
+// sections drops deleted slides from p14:sectionLst and puts new slides in
+// the section of the slide before them.
+func (ex *exporter) sections(plan []plannedSlide, ids map[string]string) {
+	var lists []*xnode
+	for _, ext := range ex.im.pres.path(nsP, "extLst").all(nsP, "ext") {
+		if sl := ext.child(nsP14, "sectionLst"); sl != nil {
+			lists = append(lists, sl)
+		}
+	}
+	if len(lists) == 0 {
+		return
+	}
+	secOf := map[string]*xnode{} // sldId -> section's sldIdLst
+	prefix := "p14"
+	for _, sl := range lists {
+		for _, sec := range sl.all(nsP14, "section") {
+			l := sec.child(nsP14, "sldIdLst")
+			if l == nil {
+				continue
+			}
+			prefix = l.prefix
+			var kids []*xnode
+			for _, k := range l.kids {
+				if k.is(nsP14, "sldId") {
+					keep := false
+					for _, ps := range plan {
+						if ps.si != nil && ps.si.sldID == k.av("id") {
+							keep = true
+						}
+					}
+					if !keep {
+						continue
+					}
+					secOf[k.av("id")] = l
+				}
+				kids = append(kids, k)
+			}
+			if len(kids) != len(l.kids) {
+				l.kids = kids
+				l.dirty = true
+			}
+		}
+	}
+	var prev *xnode
+	for _, ps := range plan {
+		sid := ids[ps.node.ID]
+		if ps.si != nil {
+			prev = secOf[sid]
+			continue
+		}
+		target := prev
+		if target == nil {
+			for _, sl := range lists {
+				if secs := sl.all(nsP14, "section"); len(secs) > 0 {
+					target = secs[0].child(nsP14, "sldIdLst")
+					break
+				}
+			}
+		}
+		if target != nil {
+			target.kids = append(target.kids, rawNode(`<`+prefix+`:sldId id="`+sid+`"/>`))
+			target.dirty = true
+			secOf[sid] = target
+			prev = target
+		}
+	}
+}
+
+// mediaFor returns the relationship id, from part, of an image asset,
+// writing the media part when the package does not hold it yet.
+func (ex *exporter) mediaFor(part, ref string) (string, error) {
+	mp, ok := ex.mediaPart[ref]
+	if !ok || !ex.out.exists(mp) {
+		if ex.assets == nil {
+			return "", fmt.Errorf("asset %s: no asset source", short(ref))
+		}
+		data, err := ex.assets.AssetBytes(ref)
+		if err != nil {
+			return "", err
+		}
+		mime := ""
+		if a, ok := ex.d.Assets[ref]; ok {
+			mime = a.MimeType
+		}
+		if mime == "" {
+			mime = mimeOf(data)
+		}
+		ext := extByMime(mime)
+		mp = ex.out.freeName("ppt/media", "image", ext)
+		ex.out.put(mp, data)
+		ex.out.ctDef[strings.TrimPrefix(ext, ".")] = mime
+		ex.mediaPart[ref] = mp
+	}
+	return ex.out.relsFor(part).add(relImage, mp, false), nil
+}
+
+// chartFor writes a new chart part for a CHART node and relates it to part.
+func (ex *exporter) chartFor(part string, w *writer, n *sg.Node) (string, error) {
+	cp := ex.out.freeName("ppt/charts", "chart", ".xml")
+	ex.out.put(cp, []byte(w.chartPartXML(n.Chart)))
+	ex.out.ctOver[cp] = ctChart
+	return ex.out.relsFor(part).add(relChart, cp, false), nil
+}
+
+// writerFor makes the fresh-XML writer of one slide part.
+func (ex *exporter) writerFor(part string, maxID *int) *writer {
+	w := &writer{deck: ex.d, part: part}
+	w.nextID = func() int { *maxID++; return *maxID }
+	w.rel = func(typ, target string, external bool) string { return ex.out.relsFor(part).add(typ, target, external) }
+	w.media = func(ref string) (string, error) { return ex.mediaFor(part, ref) }
+	w.chart = func(n *sg.Node) (string, error) { return ex.chartFor(part, w, n) }
+	w.slideP = func(id string) string { return ex.slidePart[id] }
+	w.warn = func(format string, args ...any) { ex.warn(part, format, args...) }
+	return w
+}
+
+// newSlide writes a slide the package did not have, on the layout its
+// SlideProps name (else the first slide's layout, else the first layout).
+func (ex *exporter) newSlide(s *sg.Node, part string) error {
+	lay := ex.layoutFor(s)
+	if lay == "" {
+		return fmt.Errorf("export: slide %s: the package has no slide layout to base a new slide on", s.ID)
+	}
+	maxID := 1
+	w := ex.writerFor(part, &maxID)
+	ex.out.relsFor(part).add(relSlideLayout, lay, false)
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>` + "\n")
+	b.WriteString(`<p:sld xmlns:a="` + nsA + `" xmlns:r="` + nsR + `" xmlns:p="` + nsP + `"`)
+	if s.Slide != nil && s.Slide.Hidden {
+		b.WriteString(` show="0"`)
+	}
+	b.WriteString(`><p:cSld`)
+	if s.Name != "" {
+		b.WriteString(` name="` + esc(s.Name) + `"`)
+	}
+	b.WriteString(`>`)
+	if len(visiblePaints(s.Fills)) > 0 {
+		b.WriteString(`<p:bg><p:bgPr>` + w.fillXML(s.Fills) + `<a:effectLst/></p:bgPr></p:bg>`)
+	}
+	b.WriteString(`<p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="0" cy="0"/><a:chOff x="0" y="0"/><a:chExt cx="0" cy="0"/></a:xfrm></p:grpSpPr>`)
+	for _, c := range s.Children {
+		b.WriteString(w.shapeXML(c, slideMap))
+	}
+	b.WriteString(`</p:spTree></p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:sld>`)
+	if s.Slide != nil && s.Slide.Notes != "" {
+		ex.warn(part, "speaker notes of new slide %s not written (no notes master generated)", s.ID)
+	}
+	ex.out.put(part, []byte(b.String()))
+	ex.out.ctOver[part] = ctSlide
+	return nil
+}
+
+func (ex *exporter) layoutFor(s *sg.Node) string {
+	want := ""
+	if s.Slide != nil {
+		want = s.Slide.Layout
+	}
+	var all []string
+	for _, p := range ex.im.p.order {
+		if strings.HasPrefix(p, "ppt/slideLayouts/") && path.Ext(p) == ".xml" {
+			all = append(all, p)
+		}
+	}
+	if want != "" {
+		for _, p := range all {
+			if l, err := ex.im.layout(p); err == nil && l.name == want {
+				return p
+			}
+		}
+	}
+	if len(ex.im.slides) > 0 {
+		return ex.im.slides[0].lay.part
+	}
+	if len(all) > 0 {
+		return all[0]
+	}
+	return ""
+}
+
+func short(ref string) string {
+	if len(ref) > 12 {
+		return ref[:12]
+	}
+	return ref
+}

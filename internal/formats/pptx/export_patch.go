@@ -1,0 +1,797 @@
+package pptx
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	sg "github.com/acecanvas/ace/internal/scenegraph"
+)
+
+func mimeOf(b []byte) string { return http.DetectContentType(b) }
+
+// Schema orders of child elements we insert into (ECMA-376 §19.3.1.44
+// p:spPr = a:CT_ShapeProperties, §21.1.2.3.9 a:rPr, §21.1.3.17 a:tcPr).
+var (
+	spPrOrder = []string{"xfrm", "custGeom", "prstGeom", "noFill", "solidFill", "gradFill", "blipFill", "pattFill", "grpFill", "ln", "effectLst", "effectDag", "scene3d", "sp3d", "extLst"}
+	rPrOrder  = []string{"ln", "noFill", "solidFill", "gradFill", "blipFill", "pattFill", "grpFill", "effectLst", "effectDag", "highlight", "uLnTx", "uLn", "uFillTx", "uFill", "latin", "ea", "cs", "sym", "hlinkClick", "hlinkMouseOver", "rtl", "extLst"}
+	tcPrOrder = []string{"lnL", "lnR", "lnT", "lnB", "lnTlToBr", "lnBlToTr", "cell3D", "noFill", "solidFill", "gradFill", "blipFill", "pattFill", "grpFill", "headers", "extLst"}
+	fillNames = map[string]bool{"noFill": true, "solidFill": true, "gradFill": true, "blipFill": true, "pattFill": true, "grpFill": true}
+	shapeTags = map[string]bool{"sp": true, "pic": true, "grpSp": true, "graphicFrame": true, "cxnSp": true}
+)
+
+// patchSlide rewrites an edited slide part: slide properties, then the
+// shape tree, then the relationships the new XML no longer uses.
+func (ex *exporter) patchSlide(si *slideInfo, s *sg.Node) error {
+	o := si.node
+	maxID := si.maxID
+	w := ex.writerFor(si.part, &maxID)
+	root := si.doc.root()
+	if err := ensurePrefixes(root, si.part); err != nil {
+		return err
+	}
+	csld := root.child(nsP, "cSld")
+	if s.Name != o.Name {
+		csld.setAttr("name", s.Name)
+	}
+	hidden := s.Slide != nil && s.Slide.Hidden
+	if hidden != (o.Slide != nil && o.Slide.Hidden) {
+		if hidden {
+			root.setAttr("show", "0")
+		} else {
+			root.delAttr("show")
+		}
+	}
+	if !samePaints(s.Fills, o.Fills) {
+		bg := rawNode(`<p:bg><p:bgPr>` + w.fillXML(s.Fills) + `<a:effectLst/></p:bgPr></p:bg>`)
+		if old := csld.child(nsP, "bg"); old != nil {
+			csld.replaceKid(old, bg)
+		} else {
+			csld.insertOrdered(bg, []string{"bg", "spTree", "custDataLst", "controls", "extLst"})
+		}
+	}
+	if s.Slide != nil && o.Slide != nil {
+		if s.Slide.Notes != o.Slide.Notes {
+			ex.warn(si.part, "speaker notes edits of slide %s are not written back", s.ID)
+		}
+		tj, _ := json.Marshal(s.Slide.Transition)
+		oj, _ := json.Marshal(o.Slide.Transition)
+		if string(tj) != string(oj) {
+			ex.warn(si.part, "transition edits of slide %s are not written back", s.ID)
+		}
+	}
+	used := map[*xnode]bool{}
+	ex.patchTree(si, w, si.spTree, s.Children, slideMap, used)
+	fixDirty(si.doc)
+	data := si.doc.bytes()
+	if err := ex.cleanRels(si.part, data); err != nil {
+		return err
+	}
+	ex.out.put(si.part, data)
+	return nil
+}
+
+// ensurePrefixes makes sure the a:, p: and r: prefixes of generated XML are
+// bound to the DrawingML, PresentationML and relationship namespaces.
+func ensurePrefixes(root *xnode, part string) error {
+	want := map[string]string{"a": nsA, "p": nsP, "r": nsR}
+	for _, pfx := range []string{"a", "p", "r"} {
+		found := false
+		for _, a := range root.attrs {
+			if a.prefix == "xmlns" && a.local == pfx {
+				if a.value != want[pfx] {
+					return fmt.Errorf("export: part %s binds prefix %q to %s; re-serializing edited shapes needs it for %s", part, pfx, a.value, want[pfx])
+				}
+				found = true
+			}
+		}
+		if !found {
+			root.attrs = append(root.attrs, xattr{prefix: "xmlns", local: pfx, value: want[pfx]})
+			root.dirty = true
+		}
+	}
+	return nil
+}
+
+// cleanRels drops picture, hyperlink, slide-jump and chart relationships
+// the slide XML no longer references (their shapes were deleted or edited).
+func (ex *exporter) cleanRels(part string, data []byte) error {
+	doc, err := parseXML(part, data, xmlLimits{maxDepth: ex.im.p.lim.MaxXMLDepth})
+	if err != nil {
+		return fmt.Errorf("export: generated XML of %s is invalid (bug): %w", part, err)
+	}
+	refs := map[string]bool{}
+	var walk func(n *xnode)
+	walk = func(n *xnode) {
+		for _, a := range n.attrs {
+			if a.ns == nsR {
+				refs[a.value] = true
+			}
+		}
+		for _, k := range n.kids {
+			if k.kind == kElem {
+				walk(k)
+			}
+		}
+	}
+	walk(doc.root())
+	r := ex.out.relsFor(part)
+	for _, x := range r.live() {
+		switch x.Type {
+		case relImage, relHyperlink, relSlide, relChart:
+			if !refs[x.ID] {
+				r.remove(x.ID)
+			}
+		}
+	}
+	return nil
+}
+
+// patchTree writes the children of a shape tree or group in the scene
+// graph's order: unchanged shapes keep their elements byte-for-byte, edited
+// ones are patched, new ones are serialized fresh. Elements ACE does not
+// model keep their place.
+func (ex *exporter) patchTree(si *slideInfo, w *writer, container *xnode, kids []*sg.Node, m emuMap, used map[*xnode]bool) {
+	var slots []int
+	for i, k := range container.kids {
+		if k.kind == kElem && k.ns == nsP && shapeTags[k.local] {
+			slots = append(slots, i)
+		}
+	}
+	var seq []*xnode
+	for _, n := range kids {
+		info := ex.im.shapes[n.ID]
+		if info != nil && info.slide == si && info.parent == container && info.kind != "tc" && !used[info.elem] && n.Source != nil && n.Source.Format == "pptx" {
+			used[info.elem] = true
+			if sg.NodeDigest(n) != n.Source.Digest || n.Source.Digest != info.node.Source.Digest {
+				if repl := ex.patchShape(si, w, info, n, used); repl != nil {
+					seq = append(seq, repl)
+					continue
+				}
+			}
+			seq = append(seq, info.elem)
+			continue
+		}
+		seq = append(seq, rawNode(w.shapeXML(n, m)))
+	}
+	same := len(seq) == len(slots)
+	for i := 0; same && i < len(seq); i++ {
+		same = seq[i] == container.kids[slots[i]]
+	}
+	if same {
+		return
+	}
+	var out []*xnode
+	next := 0
+	last := -1
+	if len(slots) > 0 {
+		last = slots[len(slots)-1]
+	}
+	insertRest := func() {
+		out = append(out, seq[next:]...)
+		next = len(seq)
+	}
+	if len(slots) == 0 {
+		// No shapes before: new ones go after p:grpSpPr (before extLst).
+		placed := false
+		for _, k := range container.kids {
+			if !placed && k.kind == kElem && k.local == "extLst" {
+				insertRest()
+				placed = true
+			}
+			out = append(out, k)
+			if !placed && k.kind == kElem && k.local == "grpSpPr" {
+				insertRest()
+				placed = true
+			}
+		}
+		if !placed {
+			insertRest()
+		}
+	} else {
+		slot := map[int]bool{}
+		for _, s := range slots {
+			slot[s] = true
+		}
+		for i, k := range container.kids {
+			if slot[i] {
+				if next < len(seq) {
+					out = append(out, seq[next])
+					next++
+				}
+				if i == last {
+					insertRest()
+				}
+				continue
+			}
+			out = append(out, k)
+		}
+	}
+	container.kids = out
+	container.dirty = true
+}
+
+// ownJSON is the canonical JSON of a node without source and children.
+func ownJSON(n *sg.Node) string {
+	c := *n
+	c.Source, c.Children = nil, nil
+	b, _ := json.Marshal(&c)
+	return string(b)
+}
+
+func jsonOf(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+// patchShape patches an edited shape element in place and returns it, or
+// returns a replacement element when the edit changed what kind of element
+// it must be.
+func (ex *exporter) patchShape(si *slideInfo, w *writer, info *shapeInfo, n *sg.Node, used map[*xnode]bool) *xnode {
+	o := info.node
+	e := info.elem
+	kindOK := map[string][]sg.NodeType{
+		"sp":           {sg.TypeRectangle, sg.TypeEllipse, sg.TypeVector, sg.TypeText, sg.TypeLine},
+		"pic":          {sg.TypeImage, sg.TypeRectangle},
+		"grpSp":        {sg.TypeGroup, sg.TypeFrame},
+		"cxnSp":        {sg.TypeConnector, sg.TypeLine},
+		"graphicFrame": {o.Type},
+	}[info.kind]
+	ok := false
+	for _, t := range kindOK {
+		ok = ok || t == n.Type
+	}
+	if !ok {
+		return rawNode(w.shapeXML(n, info.m))
+	}
+	ex.patchNonVisual(e, n, o, w)
+	geomChanged := n.Transform != o.Transform || n.Size != o.Size
+	switch info.kind {
+	case "grpSp":
+		gp := e.child(nsP, "grpSpPr")
+		if geomChanged {
+			ex.setXfrm(gp, nsA, n, o, info.m, true)
+		}
+		if ownJSON(n) != ownJSON(o) && !geomChanged {
+			// only name / alt text / visibility, handled above
+		}
+		ex.patchTree(si, w, e, n.Children, info.childMap, used)
+	case "sp", "pic", "cxnSp":
+		spPr := e.child(nsP, "spPr")
+		if spPr == nil {
+			spPr = newElem(e.prefix, "spPr", nsP)
+			e.insertOrdered(spPr, []string{"nvSpPr", "nvPicPr", "nvCxnSpPr", "blipFill", "spPr", "style", "txBody", "extLst"})
+		}
+		if geomChanged {
+			ex.setXfrm(spPr, nsA, n, o, info.m, false)
+		}
+		if n.Preset != o.Preset || n.CornerRadius != o.CornerRadius || jsonOf(n.CornerRadii) != jsonOf(o.CornerRadii) || jsonOf(n.Paths) != jsonOf(o.Paths) || (n.Type != o.Type && info.kind == "sp") {
+			for _, g := range []string{"prstGeom", "custGeom"} {
+				if old := spPr.child(nsA, g); old != nil {
+					spPr.replaceKid(old, nil)
+				}
+			}
+			spPr.insertOrdered(rawNode(geomXML(n)), spPrOrder)
+		}
+		if info.kind == "pic" {
+			if !samePaints(n.Fills, o.Fills) {
+				ex.patchPicture(e, n, w)
+			}
+		} else if !samePaints(n.Fills, o.Fills) {
+			setFill(spPr, w.fillXML(n.Fills), spPrOrder)
+		}
+		if !samePaints(n.Strokes, o.Strokes) || n.StrokeWeight != o.StrokeWeight || jsonOf(n.StrokeDashes) != jsonOf(o.StrokeDashes) {
+			ex.setLine(spPr, n, w)
+		}
+		if jsonOf(n.Effects) != jsonOf(o.Effects) {
+			if old := spPr.child(nsA, "effectLst"); old != nil {
+				spPr.replaceKid(old, nil)
+			}
+			if fx := effectsXML(w, n); fx != "" {
+				spPr.insertOrdered(rawNode(fx), spPrOrder)
+			}
+		}
+		if jsonOf(n.TextContent) != jsonOf(o.TextContent) && info.kind == "sp" {
+			tb := e.child(nsP, "txBody")
+			if tb == nil {
+				if n.HasText() {
+					e.insertOrdered(rawNode(w.txBodyXML("p", &n.TextContent, n.Type == sg.TypeText)), []string{"nvSpPr", "spPr", "style", "txBody", "extLst"})
+				}
+			} else {
+				ex.patchText(w, tb, &n.TextContent, &o.TextContent)
+			}
+		}
+		if n.Opacity != nil && jsonOf(n.Opacity) != jsonOf(o.Opacity) {
+			ex.warn(si.part, "node %s: layer opacity not written (OOXML has per-fill alpha only)", n.ID)
+		}
+	case "graphicFrame":
+		if geomChanged {
+			ex.setXfrm(e, nsP, n, o, info.m, false)
+		}
+		switch n.Type {
+		case sg.TypeTable:
+			if repl := ex.patchTable(si, w, info, n); repl != nil {
+				return repl
+			}
+		case sg.TypeChart:
+			if jsonOf(n.Chart) != jsonOf(o.Chart) && n.Chart != nil {
+				ch := e.path(nsA, "graphic", "graphicData").child(nsC, "chart")
+				rid, err := w.chart(n)
+				if ch != nil && err == nil {
+					for i := range ch.attrs {
+						if ch.attrs[i].ns == nsR && ch.attrs[i].local == "id" {
+							ch.attrs[i].value = rid
+						}
+					}
+					ch.dirty = true
+					ex.warn(si.part, "chart %s rewritten from its data; its original formatting is not kept", n.ID)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// patchNonVisual updates name, alt text, visibility and hyperlink.
+func (ex *exporter) patchNonVisual(e *xnode, n, o *sg.Node, w *writer) {
+	nv := cNvPr(e)
+	if nv == nil {
+		return
+	}
+	if n.Name != o.Name {
+		nv.setAttr("name", n.Name)
+	}
+	if n.AltText != o.AltText {
+		if n.AltText == "" {
+			nv.delAttr("descr")
+		} else {
+			nv.setAttr("descr", n.AltText)
+		}
+	}
+	if n.IsVisible() != o.IsVisible() {
+		if n.IsVisible() {
+			nv.delAttr("hidden")
+		} else {
+			nv.setAttr("hidden", "1")
+		}
+	}
+	if !sameLink(n.Link, o.Link) {
+		if old := nv.child(nsA, "hlinkClick"); old != nil {
+			nv.replaceKid(old, nil)
+		}
+		if hl := w.linkXML(n.Link); hl != "" {
+			nv.insertOrdered(rawNode(hl), []string{"hlinkClick", "hlinkHover", "extLst"})
+		}
+		nv.dirty = true
+	}
+}
+
+// setXfrm writes the node's placement into an a:xfrm (p:xfrm for graphic
+// frames) under parent, changing only what changed.
+func (ex *exporter) setXfrm(parent *xnode, ns string, n, o *sg.Node, m emuMap, group bool) {
+	x := parent.child(ns, "xfrm")
+	if x == nil {
+		prefix := "a"
+		if ns == nsP {
+			prefix = "p"
+		}
+		parent.insertOrdered(rawNode(xfrmXML(prefix, n, m, group)), append([]string{"nvGraphicFramePr"}, spPrOrder...))
+		return
+	}
+	px, py, rot, flipH := boxOf(n.Transform, n.Size)
+	ox, oy, _, _ := boxOf(o.Transform, o.Size)
+	off, ext := x.child(nsA, "off"), x.child(nsA, "ext")
+	if off == nil || ext == nil {
+		parent.replaceKid(x, rawNode(xfrmXML(x.prefix, n, m, group)))
+		return
+	}
+	if math.Abs(px-ox) > 1e-9 || math.Abs(py-oy) > 1e-9 || n.Size != o.Size {
+		off.setAttr("x", strconv.FormatInt(m.ex(px), 10))
+		off.setAttr("y", strconv.FormatInt(m.ey(py), 10))
+	}
+	if n.Size != o.Size {
+		oldCX, oldCY := inum(ext.av("cx")), inum(ext.av("cy"))
+		cx, cy := m.ew(n.Size.X), m.eh(n.Size.Y)
+		ext.setAttr("cx", strconv.FormatInt(cx, 10))
+		ext.setAttr("cy", strconv.FormatInt(cy, 10))
+		if group {
+			// Keep the child-space scale so children stay where the scene
+			// graph has them.
+			if che := x.child(nsA, "chExt"); che != nil && oldCX > 0 && oldCY > 0 {
+				che.setAttr("cx", strconv.FormatInt(int64(math.Round(float64(cx)*float64(inum(che.av("cx")))/float64(oldCX))), 10))
+				che.setAttr("cy", strconv.FormatInt(int64(math.Round(float64(cy)*float64(inum(che.av("cy")))/float64(oldCY))), 10))
+			}
+		}
+	}
+	lin := func(t sg.Transform) [4]float64 { return [4]float64{t[0][0], t[0][1], t[1][0], t[1][1]} }
+	if lin(n.Transform) != lin(o.Transform) {
+		if r := int64(math.Round(rot * 60000)); r != 0 {
+			r = ((r % 21600000) + 21600000) % 21600000
+			x.setAttr("rot", strconv.FormatInt(r, 10))
+		} else {
+			x.delAttr("rot")
+		}
+		x.delAttr("flipV")
+		if flipH {
+			x.setAttr("flipH", "1")
+		} else {
+			x.delAttr("flipH")
+		}
+	}
+	x.dirty = true
+}
+
+// setFill replaces the fill choice among parent's children.
+func setFill(parent *xnode, fill string, order []string) {
+	for _, k := range parent.elems() {
+		if fillNames[k.local] && k.ns == nsA {
+			parent.replaceKid(k, nil)
+		}
+	}
+	parent.insertOrdered(rawNode(fill), order)
+}
+
+// setLine rewrites a:ln: width, fill and dash, keeping joins, caps, arrow
+// heads and extLst.
+func (ex *exporter) setLine(spPr *xnode, n *sg.Node, w *writer) {
+	ln := spPr.child(nsA, "ln")
+	if ln == nil {
+		spPr.insertOrdered(rawNode(w.lineXML(n)), spPrOrder)
+		return
+	}
+	vis := visiblePaints(n.Strokes)
+	if len(vis) > 0 {
+		ln.setAttr("w", strconv.FormatInt(int64(math.Round(n.StrokeWeight*sg.EMUPerPx)), 10))
+	}
+	setFill(ln, w.fillXML(vis), []string{"noFill", "solidFill", "gradFill", "pattFill", "prstDash", "custDash", "round", "bevel", "miter", "headEnd", "tailEnd", "extLst"})
+	if old := ln.child(nsA, "prstDash"); old != nil {
+		ln.replaceKid(old, nil)
+	}
+	if d := dashName(n.StrokeDashes); d != "" {
+		ln.insertOrdered(rawNode(`<a:prstDash val="`+d+`"/>`), []string{"noFill", "solidFill", "gradFill", "pattFill", "prstDash", "custDash", "round", "bevel", "miter", "headEnd", "tailEnd", "extLst"})
+	}
+}
+
+// patchPicture points an edited picture at its new image and crop.
+func (ex *exporter) patchPicture(e *xnode, n *sg.Node, w *writer) {
+	var img *sg.Paint
+	for i := range n.Fills {
+		if n.Fills[i].Type == sg.PaintImage {
+			img = &n.Fills[i]
+		}
+	}
+	bf := e.child(nsP, "blipFill")
+	if img == nil || bf == nil {
+		return
+	}
+	rid, err := w.media(img.ImageRef)
+	if err != nil {
+		w.warn("picture %s: %v", n.ID, err)
+		return
+	}
+	repl := `<p:blipFill>` + blipXML(rid, *img) + `</p:blipFill>`
+	if bf.prefix != "p" {
+		repl = strings.ReplaceAll(repl, "p:blipFill", bf.prefix+":blipFill")
+	}
+	e.replaceKid(bf, rawNode(repl))
+}
+
+// patchTable patches a table's grid and edited cells in place; a change of
+// the grid's shape (rows, columns, merges) rewrites the whole table.
+func (ex *exporter) patchTable(si *slideInfo, w *writer, info *shapeInfo, n *sg.Node) *xnode {
+	o := info.node
+	tbl := info.elem.path(nsA, "graphic", "graphicData").child(nsA, "tbl")
+	if n.Table == nil || o.Table == nil || tbl == nil {
+		return nil
+	}
+	cellKey := func(ns []*sg.Node) string {
+		var b strings.Builder
+		for _, c := range ns {
+			b.WriteString(c.ID + jsonOf(c.Cell) + ";")
+		}
+		return b.String()
+	}
+	if len(n.Table.Columns) != len(o.Table.Columns) || len(n.Table.Rows) != len(o.Table.Rows) || cellKey(n.Children) != cellKey(o.Children) {
+		ex.warn(si.part, "table %s changed shape; rewritten from the scene graph (table style kept by id)", n.ID)
+		return rawNode(w.tableXML(n, info.m))
+	}
+	for i, c := range n.Table.Columns {
+		if c != o.Table.Columns[i] {
+			tbl.path(nsA, "tblGrid").all(nsA, "gridCol")[i].setAttr("w", strconv.FormatInt(int64(math.Round(c*sg.EMUPerPx)), 10))
+		}
+	}
+	for i, h := range n.Table.Rows {
+		if h != o.Table.Rows[i] {
+			tbl.all(nsA, "tr")[i].setAttr("h", strconv.FormatInt(int64(math.Round(h*sg.EMUPerPx)), 10))
+		}
+	}
+	for _, c := range n.Children {
+		ci := ex.im.shapes[c.ID]
+		if ci == nil || c.Source == nil || sg.NodeDigest(c) == c.Source.Digest {
+			continue
+		}
+		oc := ci.node
+		tc := ci.elem
+		if jsonOf(c.TextContent) != jsonOf(oc.TextContent) {
+			if tb := tc.child(nsA, "txBody"); tb != nil {
+				ex.patchText(w, tb, &c.TextContent, &oc.TextContent)
+			}
+		}
+		if !samePaints(c.Fills, oc.Fills) || jsonOf(c.Cell) != jsonOf(oc.Cell) {
+			tcPr := tc.child(nsA, "tcPr")
+			if tcPr == nil {
+				tc.kids = append(tc.kids, rawNode(w.tcPrXML(c)))
+				tc.dirty = true
+				continue
+			}
+			if !samePaints(c.Fills, oc.Fills) {
+				setFill(tcPr, w.fillXML(c.Fills), tcPrOrder)
+			}
+			if jsonOf(c.Cell.Borders) != jsonOf(oc.Cell.Borders) {
+				tc.replaceKid(tcPr, rawNode(w.tcPrXML(c)))
+			}
+		}
+	}
+	return nil
+}
+
+// patchText rewrites the paragraphs of a text body that changed. A
+// paragraph whose characters, run styles and paragraph properties are all
+// unchanged keeps its a:p element byte-for-byte; a changed one is rebuilt
+// from the original's a:pPr and the a:rPr of the original run at the same
+// position, with only the changed attributes rewritten.
+func (ex *exporter) patchText(w *writer, txBody *xnode, n, o *sg.TextContent) {
+	if jsonOf(n.TextBox) != jsonOf(o.TextBox) || styleV(n) != styleV(o) {
+		patchBodyPr(txBody, n)
+	}
+	ps := txBody.all(nsA, "p")
+	oLines := strings.Split(o.Characters, "\n")
+	nLines := strings.Split(n.Characters, "\n")
+	oOff := lineOffsets(oLines)
+	nOff := lineOffsets(nLines)
+	var paras []*xnode
+	for k, line := range nLines {
+		nl := utf8.RuneCountInString(line)
+		if k < len(ps) && k < len(oLines) && line == oLines[k] && jsonOf(paraAt(n, k)) == jsonOf(paraAt(o, k)) {
+			same := true
+			for i := 0; same && i < nl; i++ {
+				same = styleKey(n.StyleAt(nOff[k]+i)) == styleKey(o.StyleAt(oOff[k]+i))
+			}
+			if same {
+				paras = append(paras, ps[k])
+				continue
+			}
+		}
+		var tmpl *xnode
+		tk := -1
+		if len(ps) > 0 {
+			tk = min(k, len(ps)-1)
+			tmpl = ps[tk]
+		}
+		var b strings.Builder
+		b.WriteString("<a:p>")
+		pPr := tmpl.child(nsA, "pPr")
+		if pPr != nil && tk >= 0 && jsonOf(paraAt(n, k)) == jsonOf(paraAt(o, tk)) {
+			b.Write(pPr.bytes())
+		} else {
+			b.WriteString(pPrXML(paraAt(n, k)))
+		}
+		runes := []rune(line)
+		for s := 0; s < len(runes); {
+			st := n.StyleAt(nOff[k] + s)
+			key := styleKey(st)
+			e := s + 1
+			for e < len(runes) && runes[e] != lineSep && runes[s] != lineSep && styleKey(n.StyleAt(nOff[k]+e)) == key {
+				e++
+			}
+			rPr := w.rPrXML(st)
+			if tmpl != nil {
+				if tr, at := runAt(tmpl, s); tr != nil {
+					old := o.StyleAt(oOff[tk] + at)
+					trPr := tr.child(nsA, "rPr")
+					switch {
+					case styleKey(old) == key && trPr != nil:
+						rPr = string(trPr.bytes())
+					default:
+						rPr = patchRPr(w, trPr, old, st)
+					}
+				}
+			}
+			if runes[s] == lineSep {
+				b.WriteString("<a:br>" + rPr + "</a:br>")
+			} else {
+				b.WriteString("<a:r>" + rPr + "<a:t>" + esc(string(runes[s:e])) + "</a:t></a:r>")
+			}
+			s = e
+		}
+		if ep := tmpl.child(nsA, "endParaRPr"); ep != nil {
+			b.Write(ep.bytes())
+		}
+		b.WriteString("</a:p>")
+		paras = append(paras, rawNode(b.String()))
+	}
+	var kids []*xnode
+	placed := false
+	for _, k := range txBody.kids {
+		if k.is(nsA, "p") {
+			if !placed {
+				kids = append(kids, paras...)
+				placed = true
+			}
+			continue
+		}
+		kids = append(kids, k)
+	}
+	if !placed {
+		kids = append(kids, paras...)
+	}
+	txBody.kids = kids
+	txBody.dirty = true
+}
+
+func styleV(t *sg.TextContent) string {
+	if t.Style == nil {
+		return ""
+	}
+	return t.Style.TextAlignVertical
+}
+
+func lineOffsets(lines []string) []int {
+	out := make([]int, len(lines))
+	off := 0
+	for i, l := range lines {
+		out[i] = off
+		off += utf8.RuneCountInString(l) + 1
+	}
+	return out
+}
+
+func paraAt(t *sg.TextContent, k int) sg.Paragraph {
+	if k >= 0 && k < len(t.Paragraphs) {
+		return t.Paragraphs[k]
+	}
+	return sg.Paragraph{}
+}
+
+// runAt returns the run element (a:r, a:fld or a:br) of a paragraph covering
+// code-point offset s, clamped to the last run, and the offset it stands for.
+func runAt(p *xnode, s int) (*xnode, int) {
+	off := 0
+	var last *xnode
+	lastAt := 0
+	for _, r := range p.elems() {
+		var n int
+		switch r.local {
+		case "r", "fld":
+			n = utf8.RuneCountInString(r.child(nsA, "t").allText())
+		case "br":
+			n = 1
+		default:
+			continue
+		}
+		if n == 0 {
+			continue
+		}
+		if s < off+n {
+			return r, s
+		}
+		last, lastAt = r, off+n-1
+		off += n
+	}
+	return last, lastAt
+}
+
+// patchRPr copies a run's a:rPr and rewrites the attributes and children
+// whose effective value changed from old to st.
+func patchRPr(w *writer, tmpl *xnode, old, st sg.TypeStyle) string {
+	el := &xnode{kind: kElem, prefix: "a", local: "rPr", ns: nsA, dirty: true}
+	if tmpl != nil {
+		el.prefix = tmpl.prefix
+		el.attrs = append([]xattr(nil), tmpl.attrs...)
+		el.kids = append([]*xnode(nil), tmpl.kids...)
+	}
+	if st.FontSize != old.FontSize {
+		el.setAttr("sz", strconv.Itoa(int(math.Round(st.FontSize/sg.PxPerPt*100))))
+	}
+	if st.Bold() != old.Bold() {
+		el.setAttr("b", map[bool]string{true: "1", false: "0"}[st.Bold()])
+	}
+	if !eqBoolPtr(st.Italic, old.Italic) {
+		el.setAttr("i", map[bool]string{true: "1", false: "0"}[st.Italic != nil && *st.Italic])
+	}
+	if st.TextDecoration != old.TextDecoration {
+		u, s := "none", "noStrike"
+		switch st.TextDecoration {
+		case sg.DecorationUnderline:
+			u = "sng"
+		case sg.DecorationStrikethrough:
+			s = "sngStrike"
+		}
+		el.setAttr("u", u)
+		el.setAttr("strike", s)
+	}
+	if st.TextCase != old.TextCase {
+		el.setAttr("cap", map[string]string{sg.CaseUpper: "all", sg.CaseSmallCaps: "small"}[st.TextCase])
+		if el.av("cap") == "" {
+			el.setAttr("cap", "none")
+		}
+	}
+	if !eqFloatPtr(st.LetterSpacing, old.LetterSpacing) {
+		el.setAttr("spc", strconv.Itoa(int(math.Round(fptr(st.LetterSpacing)/sg.PxPerPt*100))))
+	}
+	if st.Baseline != old.Baseline {
+		el.setAttr("baseline", strconv.Itoa(int(math.Round(st.Baseline*100000))))
+	}
+	if !samePaints(st.Fills, old.Fills) && len(st.Fills) > 0 {
+		setFill(el, w.fillXML(st.Fills), rPrOrder)
+	}
+	for _, f := range []struct{ tag, nv, ov string }{{"latin", st.FontFamily, old.FontFamily}, {"ea", st.FontFamilyEastAsian, old.FontFamilyEastAsian}, {"cs", st.FontFamilyComplex, old.FontFamilyComplex}} {
+		if f.nv == f.ov || f.nv == "" {
+			continue
+		}
+		if k := el.child(nsA, f.tag); k != nil {
+			el.replaceKid(k, nil)
+		}
+		el.insertOrdered(rawNode(`<a:`+f.tag+` typeface="`+esc(f.nv)+`"/>`), rPrOrder)
+	}
+	if !sameLink(st.Link, old.Link) {
+		if k := el.child(nsA, "hlinkClick"); k != nil {
+			el.replaceKid(k, nil)
+		}
+		if hl := w.linkXML(st.Link); hl != "" {
+			el.insertOrdered(rawNode(hl), rPrOrder)
+		}
+	}
+	return string(el.bytes())
+}
+
+// patchBodyPr rewrites the a:bodyPr attributes ACE models.
+func patchBodyPr(txBody *xnode, n *sg.TextContent) {
+	bp := txBody.child(nsA, "bodyPr")
+	if bp == nil {
+		return
+	}
+	tb := n.TextBox
+	if tb != nil {
+		if in := tb.Insets; in != nil {
+			for _, s := range []struct {
+				attr string
+				v    float64
+			}{{"lIns", in.Left}, {"tIns", in.Top}, {"rIns", in.Right}, {"bIns", in.Bottom}} {
+				bp.setAttr(s.attr, strconv.FormatInt(int64(math.Round(s.v*sg.EMUPerPx)), 10))
+			}
+		}
+		if tb.NoWrap {
+			bp.setAttr("wrap", "none")
+		} else {
+			bp.setAttr("wrap", "square")
+		}
+		for _, k := range bp.elems() {
+			if k.local == "normAutofit" || k.local == "spAutoFit" || k.local == "noAutofit" {
+				bp.replaceKid(k, nil)
+			}
+		}
+		fit := "<a:noAutofit/>"
+		switch tb.AutoResize {
+		case sg.AutoResizeShrink:
+			fit = "<a:normAutofit/>"
+			if tb.FontScale > 0 {
+				fit = fmt.Sprintf(`<a:normAutofit fontScale="%d"/>`, int(math.Round(tb.FontScale*100000)))
+			}
+		case sg.AutoResizeHeight, sg.AutoResizeBoth:
+			fit = "<a:spAutoFit/>"
+		}
+		bp.insertOrdered(rawNode(fit), []string{"prstTxWarp", "noAutofit", "normAutofit", "spAutoFit", "scene3d", "sp3d", "flatTx", "extLst"})
+	}
+	if n.Style != nil {
+		switch n.Style.TextAlignVertical {
+		case sg.AlignCenter:
+			bp.setAttr("anchor", "ctr")
+		case sg.AlignBottom:
+			bp.setAttr("anchor", "b")
+		case sg.AlignTop:
+			bp.setAttr("anchor", "t")
+		}
+	}
+}

@@ -1,0 +1,91 @@
+package pptx
+
+import (
+	"archive/zip"
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+)
+
+func zipParts(t *testing.T, b []byte) map[string][]byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatalf("output is not a zip: %v", err)
+	}
+	out := map[string][]byte{}
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		out[f.Name] = data
+	}
+	return out
+}
+
+// TestUneditedRoundTrip: import then export of each real deck writes every
+// slide part (indeed every part) byte-identical, and LibreOffice converts the
+// original and the export to PDFs with the same page count.
+func TestUneditedRoundTrip(t *testing.T) {
+	files := map[string][]byte{}
+	for _, rd := range realDecks {
+		data := readDeck(t, rd.file)
+		d, blobs, err := Import(data, rd.file)
+		if err != nil {
+			t.Fatalf("%s: import: %v", rd.file, err)
+		}
+		out, err := Export(d, blobs)
+		if err != nil {
+			t.Fatalf("%s: export: %v", rd.file, err)
+		}
+		orig, got := zipParts(t, data), zipParts(t, out)
+		slides := 0
+		for name, b := range orig {
+			g, ok := got[name]
+			if !ok {
+				t.Errorf("%s: part %s missing from the export", rd.file, name)
+				continue
+			}
+			if !bytes.Equal(b, g) {
+				t.Errorf("%s: part %s differs after an unedited round trip", rd.file, name)
+			}
+			if strings.HasPrefix(name, "ppt/slides/slide") {
+				slides++
+			}
+		}
+		if len(got) != len(orig) {
+			t.Errorf("%s: %d parts exported, original has %d", rd.file, len(got), len(orig))
+		}
+		if slides != rd.slides {
+			t.Errorf("%s: compared %d slide parts, want %d", rd.file, slides, rd.slides)
+		}
+		t.Logf("%s: %d parts, %d slide parts byte-identical", rd.file, len(orig), slides)
+		if testing.Short() || !strings.Contains("career-tips.pptx table-report.pptx build_effective_agents.pptx", rd.file) {
+			continue
+		}
+		base := strings.TrimSuffix(rd.file, ".pptx")
+		files[base+".orig.pptx"] = data
+		files[base+".export.pptx"] = out
+	}
+	if len(files) == 0 {
+		return
+	}
+	pages := convertToPDF(t, files)
+	for name, n := range pages {
+		if !strings.HasSuffix(name, ".orig.pptx") {
+			continue
+		}
+		exp := strings.TrimSuffix(name, ".orig.pptx") + ".export.pptx"
+		t.Logf("LibreOffice: %s %d pages, %s %d pages", name, n, exp, pages[exp])
+		if n == 0 || pages[exp] != n {
+			t.Errorf("page counts differ: %s %d, %s %d", name, n, exp, pages[exp])
+		}
+	}
+}
