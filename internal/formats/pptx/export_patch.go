@@ -601,7 +601,7 @@ func (ex *exporter) patchText(w *writer, txBody *xnode, n, o *sg.TextContent) {
 			if runes[s] == lineSep {
 				b.WriteString("<a:br>" + rPr + "</a:br>")
 			} else {
-				b.WriteString("<a:r>" + rPr + "<a:t>" + esc(string(runes[s:e])) + "</a:t></a:r>")
+				b.WriteString("<a:r>" + rPr + "<a:t>" + escText(string(runes[s:e])) + "</a:t></a:r>")
 			}
 			s = e
 		}

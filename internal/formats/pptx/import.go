@@ -487,9 +487,6 @@ func (im *importer) slide(part string, index int) (*slideInfo, error) {
 		Source: &sg.Source{Format: "pptx", Part: part},
 		Slide:  &sg.SlideProps{Layout: lay.name, Hidden: root.av("show") == "0"},
 	}
-	if n.Name == "" {
-		n.Name = fmt.Sprintf("Slide %d", index+1)
-	}
 	si.node = n
 	im.bySlide[part] = si
 	// Background: the slide's own, else the layout's, else the master's.

@@ -15,12 +15,12 @@ import (
 // approximate.
 type writer struct {
 	deck   *sg.Deck
-	part   string                                        // the slide part being written
-	nextID func() int                                    // fresh cNvPr id
+	part   string                                         // the slide part being written
+	nextID func() int                                     // fresh cNvPr id
 	rel    func(typ, target string, external bool) string // add a relationship, return its r:id
-	media  func(ref string) (string, error)              // image asset -> r:id
-	chart  func(n *sg.Node) (string, error)              // chart node -> r:id of a new chart part
-	slideP func(slideID string) string                   // slide id -> part name ("" if unknown)
+	media  func(ref string) (string, error)               // image asset -> r:id
+	chart  func(n *sg.Node) (string, error)               // chart node -> r:id of a new chart part
+	slideP func(slideID string) string                    // slide id -> part name ("" if unknown)
 	warn   func(format string, args ...any)
 }
 
@@ -641,7 +641,7 @@ func (w *writer) runsXML(tc *sg.TextContent, line string, off int) string {
 		if runes[start] == lineSep {
 			b.WriteString("<a:br>" + w.rPrXML(st) + "</a:br>")
 		} else {
-			b.WriteString("<a:r>" + w.rPrXML(st) + "<a:t>" + esc(string(runes[start:end])) + "</a:t></a:r>")
+			b.WriteString("<a:r>" + w.rPrXML(st) + "<a:t>" + escText(string(runes[start:end])) + "</a:t></a:r>")
 		}
 		start = end
 	}

@@ -473,3 +473,13 @@ func fixDirty(n *xnode) bool {
 	}
 	return any
 }
+
+// escText escapes character data of element content (quotes stay as they
+// are, as PowerPoint writes them).
+func escText(s string) string {
+	if !strings.ContainsAny(s, "&<>\r") {
+		return s
+	}
+	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "\r", "&#xD;")
+	return r.Replace(s)
+}
