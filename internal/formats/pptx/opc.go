@@ -82,6 +82,9 @@ func openPackage(data []byte, name string, lim Limits) (*pkg, error) {
 		if _, dup := p.files[n]; dup {
 			return nil, fmt.Errorf("%s: part %s appears twice in the zip", name, n)
 		}
+		if f.UncompressedSize64 > uint64(lim.MaxPartBytes) {
+			return nil, fmt.Errorf("%s: part %s declares %d bytes uncompressed, over the limit of %d per part (zip bomb?)", name, n, f.UncompressedSize64, lim.MaxPartBytes)
+		}
 		p.files[n] = f
 		p.order = append(p.order, n)
 		declared += f.UncompressedSize64

@@ -211,7 +211,8 @@ func (o *outPkg) contentTypes() error {
 // write produces the zip. Parts nobody changed are copied with their
 // original compressed bytes.
 func (o *outPkg) write() ([]byte, error) {
-	for part, r := range o.rels {
+	for _, part := range sortedKeys(o.rels) { // sorted: the zip's part order must not depend on map order
+		r := o.rels[part]
 		if r.changed() && !o.deleted[part] {
 			o.put(relsPart(part), r.bytes())
 		}
