@@ -1,0 +1,301 @@
+package workflows
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	acev1 "github.com/acecanvas/ace/proto/ace/v1"
+)
+
+// script drives fake activities: one judge verdict and one gate verdict
+// per iteration, recorded inputs for assertions.
+type script struct {
+	mu        sync.Mutex
+	scores    []*float64 // nil entry: judge skipped
+	critiques []string
+	gates     []bool
+	actErr    error
+	acts      []ActInput
+	exports   []ExportInput
+	published []*acev1.EditResult
+	renders   int
+	block     chan struct{} // when set, Act waits on it (for cancel tests)
+}
+
+func score(v float64) *float64 { return &v }
+
+func (s *script) register(env *testsuite.TestWorkflowEnvironment) {
+	reg := func(name string, fn any) {
+		env.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
+	}
+	reg(ActivityRoute, func(ctx context.Context, in RouteInput) (RouteOutput, error) {
+		return RouteOutput{Mode: "MICRO_SPATIAL", TargetSlides: []int{0}, Source: "heuristic"}, nil
+	})
+	reg(ActivityAct, func(ctx context.Context, in ActInput) (ActOutput, error) {
+		s.mu.Lock()
+		s.acts = append(s.acts, in)
+		block := s.block
+		s.mu.Unlock()
+		if block != nil {
+			select {
+			case <-block:
+			case <-ctx.Done():
+				return ActOutput{}, ctx.Err()
+			}
+		}
+		if s.actErr != nil {
+			return ActOutput{}, s.actErr
+		}
+		return ActOutput{CallsRef: fmt.Sprintf("calls%d", in.Iteration), Calls: 2,
+			Usage: Usage{Calls: 1, InputTokens: 100, OutputTokens: 10, CostUSD: 0.001}}, nil
+	})
+	reg(ActivityApply, func(ctx context.Context, in ApplyInput) (ApplyOutput, error) {
+		return ApplyOutput{DeckRef: in.DeckRef + ">" + in.CallsRef, Applied: 2}, nil
+	})
+	reg(ActivityRender, func(ctx context.Context, in RenderInput) (RenderOutput, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if !in.Gate {
+			return RenderOutput{Violations: []Violation{{Key: "overlap|s1|a,b", Kind: "overlap"}}}, nil
+		}
+		i := s.renders
+		s.renders++
+		pass := i >= len(s.gates) || s.gates[i]
+		out := RenderOutput{GatePassed: pass, Violations: in.Baseline}
+		if !pass {
+			out.NewViolations = []string{"text_overflow on s1/t1"}
+			out.Violations = append(out.Violations, Violation{Key: "text_overflow|s1|t1", Kind: "text_overflow"})
+		}
+		return out, nil
+	})
+	reg(ActivityDiff, func(ctx context.Context, in DiffInput) (DiffOutput, error) {
+		return DiffOutput{TextRef: "diff:" + in.DeckRef, Distinct: 1}, nil
+	})
+	reg(ActivityJudge, func(ctx context.Context, in JudgeInput) (JudgeOutput, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		i := len(s.acts) - 1
+		if i >= len(s.scores) || s.scores[i] == nil {
+			return JudgeOutput{Skipped: true}, nil
+		}
+		return JudgeOutput{Score: s.scores[i], Critique: s.critiques[i], Usage: Usage{Calls: 1, InputTokens: 50}}, nil
+	})
+	reg(ActivityExport, func(ctx context.Context, in ExportInput) (ExportOutput, error) {
+		s.mu.Lock()
+		s.exports = append(s.exports, in)
+		s.mu.Unlock()
+		return ExportOutput{Ref: "export:" + in.DeckRef, Format: "pptx", Bytes: 10}, nil
+	})
+	reg(ActivityPublish, func(ctx context.Context, res *acev1.EditResult) error {
+		s.mu.Lock()
+		s.published = append(s.published, res)
+		s.mu.Unlock()
+		return nil
+	})
+}
+
+func newEnv() *testsuite.TestWorkflowEnvironment {
+	var suite testsuite.WorkflowTestSuite
+	suite.SetLogger(log.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	return suite.NewTestWorkflowEnvironment()
+}
+
+func request() *acev1.EditRequest {
+	return &acev1.EditRequest{JobId: "b1:deck", BatchId: "b1", DeckName: "deck.pptx", DeckRef: "d0",
+		Instruction: "make the title blue"}
+}
+
+func run(t *testing.T, s *script, req *acev1.EditRequest) (*testsuite.TestWorkflowEnvironment, *acev1.EditResult, error) {
+	t.Helper()
+	env := newEnv()
+	env.SetWorkerOptions(worker.Options{})
+	s.register(env)
+	env.ExecuteWorkflow(EditWorkflow, EditInput{Request: req})
+	if !env.IsWorkflowCompleted() {
+		t.Fatal("workflow did not complete")
+	}
+	var res *acev1.EditResult
+	err := env.GetWorkflowError()
+	if err == nil {
+		if gerr := env.GetWorkflowResult(&res); gerr != nil {
+			t.Fatal(gerr)
+		}
+	}
+	return env, res, err
+}
+
+func TestRecipeWithoutJudgeStopsAfterOneIterationWhenGatePasses(t *testing.T) {
+	s := &script{}
+	req := request()
+	req.Instruction, req.RecipeRef = "", "recipe-ref"
+	_, res, err := run(t, s, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Iterations) != 1 || res.Status != acev1.EditStatus_EDIT_STATUS_OK || res.Selected != 0 {
+		t.Fatalf("want one OK iteration selected, got %d iterations, status %v, selected %d", len(res.Iterations), res.Status, res.Selected)
+	}
+	if res.FinalSnapshot != "d0>calls1" || res.ExportRef != "export:d0>calls1" {
+		t.Errorf("final %q export %q", res.FinalSnapshot, res.ExportRef)
+	}
+	if s.acts[0].RecipeRef != "recipe-ref" || len(s.published) != 1 {
+		t.Errorf("act input %+v, %d results published", s.acts[0], len(s.published))
+	}
+}
+
+func TestCritiqueIsForwardedVerbatimUntilTauIsReached(t *testing.T) {
+	s := &script{scores: []*float64{score(2), score(3), score(4.5)},
+		critiques: []string{"Title is still black.", "Only slide 1 changed.", "Done."}}
+	_, res, err := run(t, s, request())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.acts) != 3 || len(res.Iterations) != 3 {
+		t.Fatalf("want 3 acts, got %d", len(s.acts))
+	}
+	if s.acts[0].Feedback != "" || s.acts[1].Feedback != "Title is still black." || s.acts[2].Feedback != "Only slide 1 changed." {
+		t.Errorf("feedback not verbatim: %q / %q / %q", s.acts[0].Feedback, s.acts[1].Feedback, s.acts[2].Feedback)
+	}
+	if s.acts[2].DeckRef != "d0>calls1>calls2" {
+		t.Errorf("third act should start from iteration 2's state, got %q", s.acts[2].DeckRef)
+	}
+	if res.Status != acev1.EditStatus_EDIT_STATUS_OK || res.Selected != 2 || res.Usage.InputTokens != 3*100+3*50 {
+		t.Errorf("status %v selected %d usage %+v", res.Status, res.Selected, res.Usage)
+	}
+}
+
+func TestScoreDropRollsBackAndStrictPeakPicksTheBest(t *testing.T) {
+	s := &script{scores: []*float64{score(3.5), score(2), score(3)},
+		critiques: []string{"a", "b", "c"}}
+	_, res, err := run(t, s, request())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.acts[2].DeckRef != "d0>calls1" {
+		t.Errorf("after the drop the loop must restart from iteration 1, got %q", s.acts[2].DeckRef)
+	}
+	if res.Selected != 0 || res.FinalSnapshot != "d0>calls1" || res.Status != acev1.EditStatus_EDIT_STATUS_NOT_MET {
+		t.Errorf("selected %d final %q status %v", res.Selected, res.FinalSnapshot, res.Status)
+	}
+	if got := s.exports[0].DeckRef; got != "d0>calls1" {
+		t.Errorf("exported %q", got)
+	}
+}
+
+func TestGateFailureRollsBackToOriginAndNeverWins(t *testing.T) {
+	s := &script{scores: []*float64{score(5), score(4)}, critiques: []string{"great", "fine"},
+		gates: []bool{false, true}}
+	_, res, err := run(t, s, request())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.acts[1].DeckRef != "d0" || !strings.Contains(s.acts[1].Feedback, "text_overflow on s1/t1") {
+		t.Errorf("second act: base %q feedback %q", s.acts[1].DeckRef, s.acts[1].Feedback)
+	}
+	if res.Selected != 1 || res.Iterations[0].GatePassed || res.FinalViolations != 1 || res.OriginViolations != 1 {
+		t.Errorf("selected %d iterations %+v violations %d/%d", res.Selected, res.Iterations, res.OriginViolations, res.FinalViolations)
+	}
+}
+
+func TestBadRequestFailsBeforeAnyActivity(t *testing.T) {
+	s := &script{}
+	req := request()
+	req.RecipeRef = "also-a-recipe"
+	_, _, err := run(t, s, req)
+	var app *temporal.ApplicationError
+	if !errors.As(err, &app) || app.Type() != ErrBadInput || !app.NonRetryable() {
+		t.Fatalf("want non-retryable %s, got %v", ErrBadInput, err)
+	}
+	if len(s.acts) != 0 || len(s.published) != 0 {
+		t.Errorf("activities ran on bad input")
+	}
+}
+
+func TestNoModelFailsFastAndPublishesTheReason(t *testing.T) {
+	s := &script{actErr: temporal.NewNonRetryableApplicationError("no model: set ACE_AGENT_MODEL", ErrNoModel, nil)}
+	_, _, err := run(t, s, request())
+	if err == nil || !strings.Contains(err.Error(), "no model") {
+		t.Fatalf("want the no-model error, got %v", err)
+	}
+	if len(s.acts) != 1 {
+		t.Errorf("a non-retryable error was retried: %d attempts", len(s.acts))
+	}
+	if len(s.published) != 1 || s.published[0].Status != acev1.EditStatus_EDIT_STATUS_FAILED ||
+		!strings.Contains(s.published[0].Reason, "ACE_AGENT_MODEL") {
+		t.Errorf("published %+v", s.published)
+	}
+}
+
+func TestCancelSignalStopsAndPublishesCanceled(t *testing.T) {
+	s := &script{block: make(chan struct{})}
+	env := newEnv()
+	s.register(env)
+	env.RegisterDelayedCallback(func() {
+		env.SignalWorkflow(SignalCancel, nil)
+	}, time.Second)
+	env.ExecuteWorkflow(EditWorkflow, EditInput{Request: request()})
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	var res *acev1.EditResult
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != acev1.EditStatus_EDIT_STATUS_CANCELED || len(s.published) != 1 {
+		t.Errorf("status %v, %d published", res.Status, len(s.published))
+	}
+}
+
+func TestProgressQueryReportsIterationsAndUsage(t *testing.T) {
+	s := &script{scores: []*float64{score(2), score(4)}, critiques: []string{"more", "ok"}}
+	env, _, err := run(t, s, request())
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := env.QueryWorkflow(QueryProgress)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p Progress
+	if err := v.Get(&p); err != nil {
+		t.Fatal(err)
+	}
+	if p.Phase != "done" || p.Iteration != 2 || p.Usage.Calls != 4 || *p.Iterations[1].Score != 4 {
+		t.Errorf("progress %+v", p)
+	}
+}
+
+func TestLongHistoryContinuesAsNewWithTheLoopState(t *testing.T) {
+	old := historyLimit
+	historyLimit = 10
+	defer func() { historyLimit = old }()
+	s := &script{scores: []*float64{score(1), score(2), score(4)}, critiques: []string{"x", "y", "z"}}
+	_, _, err := run(t, s, request())
+	var can *workflow.ContinueAsNewError
+	if !errors.As(err, &can) {
+		t.Fatalf("want continue-as-new, got %v", err)
+	}
+	var in EditInput
+	if err := converter.GetDefaultDataConverter().FromPayloads(can.Input, &in); err != nil {
+		t.Fatal(err)
+	}
+	req, st := in.Request, in.Resume
+	if len(st.History) != 1 || st.Base != "d0>calls1" || st.Feedback != "x" || req.JobId != "b1:deck" {
+		t.Errorf("carried state %+v", st)
+	}
+}
