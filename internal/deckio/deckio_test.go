@@ -1,0 +1,84 @@
+package deckio
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	sg "github.com/acecanvas/ace/internal/scenegraph"
+)
+
+func TestLoadEveryFormat(t *testing.T) {
+	cases := []struct {
+		path   string
+		format Format
+	}{
+		{"../../testdata/decks/northwind-qbr.pptx", PPTX},
+		{"../../../shared/decks/figma/nodes-response-autolayout.json", FigmaJSON},
+	}
+	for _, c := range cases {
+		data, err := os.ReadFile(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Detect(c.path, data)
+		if err != nil || f != c.format {
+			t.Fatalf("%s: detected %q, %v", c.path, f, err)
+		}
+		d, _, err := Load(c.path)
+		if err != nil {
+			t.Fatalf("%s: %v", c.path, err)
+		}
+		if len(d.Slides) == 0 {
+			t.Fatalf("%s: no slides", c.path)
+		}
+		// Through the scene-graph JSON and back.
+		out := filepath.Join(t.TempDir(), "deck.json")
+		if err := Save(out, d, sg.Blobs{}, false); err != nil {
+			t.Fatal(err)
+		}
+		back, _, err := Load(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h1, _ := sg.Hash(d)
+		h2, _ := sg.Hash(back)
+		if h1 != h2 {
+			t.Fatalf("%s: scene-graph JSON round trip changed the deck", c.path)
+		}
+	}
+}
+
+func TestSaveNeverOverwritesUnlessAsked(t *testing.T) {
+	d, blobs, err := Load("../../testdata/decks/northwind-qbr.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out.pptx")
+	if err := Save(out, d, blobs, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := Save(out, d, blobs, false); err == nil || !strings.Contains(err.Error(), "never overwrites") {
+		t.Fatalf("second save: %v", err)
+	}
+	if err := Save(out, d, blobs, true); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestBadInputNamesTheFile(t *testing.T) {
+	dir := t.TempDir()
+	trunc := filepath.Join(dir, "cut.pptx")
+	full, _ := os.ReadFile("../../testdata/decks/northwind-qbr.pptx")
+	os.WriteFile(trunc, full[:len(full)/3], 0o644)
+	if _, _, err := Load(trunc); err == nil || !strings.Contains(err.Error(), "cut.pptx") {
+		t.Fatalf("truncated pptx: %v", err)
+	}
+	if _, _, err := Decode("notes.txt", []byte("hello")); err == nil || !strings.Contains(err.Error(), "unknown deck format") {
+		t.Fatalf("unknown format: %v", err)
+	}
+	if _, _, err := Decode("deck.json", []byte(`{"id": 1}`)); err == nil || !strings.Contains(err.Error(), "deck.json") {
+		t.Fatalf("bad json: %v", err)
+	}
+}
