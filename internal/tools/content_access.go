@@ -1,0 +1,241 @@
+package tools
+
+import (
+	"fmt"
+
+	sg "github.com/acecanvas/ace/internal/scenegraph"
+)
+
+type altTextArgs struct {
+	NodeID  string `json:"nodeId"`
+	AltText string `json:"altText" desc:"What the element shows, for screen readers; empty marks it decorative."`
+}
+
+type linkArgs struct {
+	NodeID    string `json:"nodeId"`
+	URL       string `json:"url,omitempty" desc:"External link (http, https, mailto)."`
+	SlideID   string `json:"slideId,omitempty" desc:"Jump to this slide of the deck instead."`
+	Substring string `json:"substring,omitempty" desc:"Link only this text inside the node."`
+	Remove    bool   `json:"remove,omitempty"`
+}
+
+type minFontArgs struct {
+	MinSize float64 `json:"minSize" exclusiveMin:"0" desc:"Smallest allowed font size, px (e.g. 16 px = 12 pt)."`
+	NodeID  string  `json:"nodeId,omitempty" desc:"Limit to a slide or node subtree; default the whole deck."`
+}
+
+type contrastArgs struct {
+	NodeID   string   `json:"nodeId,omitempty" desc:"Limit to a slide or node subtree; default the whole deck."`
+	MinRatio *float64 `json:"minRatio,omitempty" min:"1" max:"21" desc:"WCAG contrast ratio to reach; default 4.5 (AA body text)."`
+	Dark     Hex      `json:"dark,omitempty" desc:"Colour to use on light backgrounds; default #000000."`
+	Light    Hex      `json:"light,omitempty" desc:"Colour to use on dark backgrounds; default #FFFFFF."`
+}
+
+func (e *Env) scope(id string) ([]*sg.Node, error) {
+	if id == "" {
+		return e.Deck.Slides, nil
+	}
+	n, err := e.node(id)
+	if err != nil {
+		return nil, err
+	}
+	return []*sg.Node{n}, nil
+}
+
+func contentAccessTools() []Tool {
+	return []Tool{
+		def(ModuleContent, "set_alt_text", false,
+			"Set the alternative text of a picture, chart, shape or group (what a screen reader says). An empty string marks it decorative.",
+			func(e *Env, a *altTextArgs) (Result, error) {
+				n, err := e.node(a.NodeID)
+				if err != nil {
+					return Result{}, err
+				}
+				n.AltText = a.AltText
+				return changed(n.ID), nil
+			}),
+		def(ModuleContent, "set_hyperlink", false,
+			"Make a node (or a substring of its text) a link to a URL or to another slide of the deck, or remove its link.",
+			func(e *Env, a *linkArgs) (Result, error) {
+				n, err := e.node(a.NodeID)
+				if err != nil {
+					return Result{}, err
+				}
+				var l *sg.Link
+				if !a.Remove {
+					switch {
+					case a.SlideID != "":
+						s, err := e.slide(a.SlideID)
+						if err != nil {
+							return Result{}, fmt.Errorf("slideId: %w", err)
+						}
+						l = &sg.Link{NodeID: s.ID}
+					case a.URL != "":
+						l = &sg.Link{URL: a.URL}
+					default:
+						return Result{}, fmt.Errorf("give url or slideId (or remove=true)")
+					}
+				}
+				if a.Substring != "" {
+					if l == nil {
+						return Result{}, fmt.Errorf("removing a link from a substring is not supported; remove the node's links with remove=true and no substring")
+					}
+					if err := styleText(n, textRange{Substring: a.Substring}, sg.TypeStyle{Link: l}, nil); err != nil {
+						return Result{}, err
+					}
+					return changed(n.ID), nil
+				}
+				n.Link = l
+				if a.Remove {
+					if n.Style != nil {
+						n.Style.Link = nil
+					}
+					for k, o := range n.StyleOverrideTable {
+						o.Link = nil
+						n.StyleOverrideTable[k] = o
+					}
+					if n.Type.CanHoldText() && n.HasText() {
+						compactOverrides(n)
+					}
+				}
+				return changed(n.ID), nil
+			}),
+		def(ModuleContent, "enforce_min_font_size", false,
+			"Accessibility: raise every font size below minSize (px) to minSize, in ranges too, across the deck or one slide or node. Reports the nodes changed.",
+			func(e *Env, a *minFontArgs) (Result, error) {
+				roots, err := e.scope(a.NodeID)
+				if err != nil {
+					return Result{}, err
+				}
+				res := Result{}
+				for _, r := range roots {
+					r.Walk(func(n, _ *sg.Node, _ int) bool {
+						if !n.Type.CanHoldText() || n.Characters == "" {
+							return true
+						}
+						hit := false
+						if n.Style == nil || n.Style.FontSize < a.MinSize {
+							if n.Style == nil {
+								n.Style = &sg.TypeStyle{}
+							}
+							n.Style.FontSize = a.MinSize
+							hit = true
+						}
+						for k, o := range n.StyleOverrideTable {
+							if o.FontSize != 0 && o.FontSize < a.MinSize {
+								o.FontSize = a.MinSize
+								n.StyleOverrideTable[k] = o
+								hit = true
+							}
+						}
+						if hit {
+							compactOverrides(n)
+							res.Changed = append(res.Changed, n.ID)
+						}
+						return true
+					})
+				}
+				return res, nil
+			}),
+		def(ModuleContent, "fix_text_contrast", false,
+			"Accessibility: find text whose colour contrasts too little with what is behind it (its shape, the nearest filled frame, or the slide background) and switch it to a dark or light colour, whichever reads better. Default target WCAG AA 4.5:1.",
+			func(e *Env, a *contrastArgs) (Result, error) {
+				roots, err := e.scope(a.NodeID)
+				if err != nil {
+					return Result{}, err
+				}
+				minR := orDefault(a.MinRatio, 4.5)
+				dark, light := sg.MustHex("#000000"), sg.MustHex("#FFFFFF")
+				if a.Dark != "" {
+					if dark, err = color(a.Dark, nil); err != nil {
+						return Result{}, err
+					}
+				}
+				if a.Light != "" {
+					if light, err = color(a.Light, nil); err != nil {
+						return Result{}, err
+					}
+				}
+				res := Result{}
+				for _, r := range roots {
+					r.Walk(func(n, _ *sg.Node, _ int) bool {
+						if !n.Type.CanHoldText() || n.Characters == "" {
+							return true
+						}
+						bg := e.backgroundOf(n)
+						hit := false
+						check := func(fills []sg.Paint) []sg.Paint {
+							fg, ok := firstSolid(fills)
+							if !ok {
+								fg = sg.MustHex("#000000")
+							}
+							if contrast(fg, bg) >= minR {
+								return fills
+							}
+							pick := dark
+							if contrast(light, bg) > contrast(dark, bg) {
+								pick = light
+							}
+							hit = true
+							return []sg.Paint{sg.Solid(pick)}
+						}
+						if n.Style == nil {
+							n.Style = &sg.TypeStyle{}
+						}
+						n.Style.Fills = check(n.Style.Fills)
+						for k, o := range n.StyleOverrideTable {
+							if len(o.Fills) > 0 {
+								o.Fills = check(o.Fills)
+								n.StyleOverrideTable[k] = o
+							}
+						}
+						if hit {
+							res.Changed = append(res.Changed, n.ID)
+						}
+						return true
+					})
+				}
+				return res, nil
+			}),
+	}
+}
+
+// backgroundOf is the colour behind a text: the node's own fill when it is
+// a shape or cell, else the nearest ancestor with a solid fill, else white.
+// Images and gradients count by their average (first stop midpoint).
+func (e *Env) backgroundOf(n *sg.Node) sg.Color {
+	if n.Type != sg.TypeText {
+		if c, ok := paintColor(n.Fills); ok {
+			return c
+		}
+	}
+	for p := e.parent(n); p != nil; p = e.parent(p) {
+		if c, ok := paintColor(p.Fills); ok {
+			return c
+		}
+	}
+	return sg.MustHex("#FFFFFF")
+}
+
+func paintColor(ps []sg.Paint) (sg.Color, bool) {
+	for i := len(ps) - 1; i >= 0; i-- {
+		p := ps[i]
+		if !p.IsVisible() {
+			continue
+		}
+		switch {
+		case p.Type == sg.PaintSolid && p.Color != nil && p.Color.A > 0.5:
+			return *p.Color, true
+		case len(p.GradientStops) > 0:
+			var c sg.Color
+			for _, s := range p.GradientStops {
+				c.R += s.Color.R
+				c.G += s.Color.G
+				c.B += s.Color.B
+			}
+			k := float64(len(p.GradientStops))
+			return sg.Color{R: c.R / k, G: c.G / k, B: c.B / k, A: 1}, true
+		}
+	}
+	return sg.Color{}, false
+}

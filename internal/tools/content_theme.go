@@ -1,0 +1,228 @@
+package tools
+
+import (
+	"fmt"
+	"math"
+
+	sg "github.com/acecanvas/ace/internal/scenegraph"
+)
+
+type themeColorsArgs struct {
+	Colors map[string]Hex `json:"colors" desc:"Token name -> colour, e.g. {\"accent1\": \"#0055FF\", \"dk1\": \"#111111\"}; new names are added."`
+}
+
+type themeFontsArgs struct {
+	Heading          string `json:"heading,omitempty" desc:"Heading (major) typeface."`
+	Body             string `json:"body,omitempty" desc:"Body (minor) typeface."`
+	HeadingEastAsian string `json:"headingEastAsian,omitempty"`
+	BodyEastAsian    string `json:"bodyEastAsian,omitempty"`
+	ApplyToText      *bool  `json:"applyToText,omitempty" desc:"Also change text that uses the old theme fonts (default true)."`
+}
+
+func contentThemeTools() []Tool {
+	return []Tool{
+		def(ModuleContent, "set_theme_colors", false,
+			"Change the deck's theme (design-token) colours. Every fill, stroke, text colour and chart series that references a changed token follows, with its tint/shade/luminance modifiers re-applied, so one call re-themes the whole deck consistently.",
+			func(e *Env, a *themeColorsArgs) (Result, error) {
+				if len(a.Colors) == 0 {
+					return Result{}, fmt.Errorf("colors is empty; give token -> #RRGGBB")
+				}
+				if e.Deck.Tokens.Colors == nil {
+					e.Deck.Tokens.Colors = map[string]sg.Color{}
+				}
+				for _, k := range sortedKeys(a.Colors) {
+					c, err := color(a.Colors[k], nil)
+					if err != nil {
+						return Result{}, fmt.Errorf("colors.%s: %w", k, err)
+					}
+					e.Deck.Tokens.Colors[k] = c
+				}
+				res := Result{}
+				fix := func(ps []sg.Paint) bool {
+					hit := false
+					for i := range ps {
+						p := &ps[i]
+						if p.ThemeColor == nil {
+							continue
+						}
+						if _, ok := a.Colors[p.ThemeColor.Name]; !ok {
+							continue
+						}
+						c := applyMods(e.Deck.Tokens.Colors[p.ThemeColor.Name], p.ThemeColor.Mods)
+						if p.Color != nil {
+							c.A = math.Min(c.A, p.Color.A)
+						}
+						p.Color = &c
+						hit = true
+					}
+					return hit
+				}
+				for k, st := range e.Deck.Tokens.TextStyles {
+					if fix(st.Fills) {
+						e.Deck.Tokens.TextStyles[k] = st
+					}
+				}
+				e.Deck.Walk(func(n, _ *sg.Node, _ int) bool {
+					hit := fix(n.Fills)
+					hit = fix(n.Strokes) || hit
+					if n.Style != nil {
+						hit = fix(n.Style.Fills) || hit
+					}
+					for k, o := range n.StyleOverrideTable {
+						if fix(o.Fills) {
+							n.StyleOverrideTable[k] = o
+							hit = true
+						}
+					}
+					if hit {
+						res.Changed = append(res.Changed, n.ID)
+					}
+					return true
+				})
+				return res, nil
+			}),
+		def(ModuleContent, "set_theme_fonts", false,
+			"Change the deck's theme fonts (heading and body, optionally East Asian). Text set in the old theme fonts changes with them, on every script slot, so titles and body text stay consistent across slides and layouts.",
+			func(e *Env, a *themeFontsArgs) (Result, error) {
+				f := &e.Deck.Tokens.Fonts
+				if a.Heading == "" && a.Body == "" && a.HeadingEastAsian == "" && a.BodyEastAsian == "" {
+					return Result{}, fmt.Errorf("give heading and/or body")
+				}
+				swap := map[string]string{}
+				set := func(dst *string, v string) {
+					if v == "" {
+						return
+					}
+					if *dst != "" && *dst != v {
+						swap[*dst] = v
+					}
+					*dst = v
+				}
+				set(&f.Major.Latin, a.Heading)
+				set(&f.Minor.Latin, a.Body)
+				set(&f.Major.EastAsian, a.HeadingEastAsian)
+				set(&f.Minor.EastAsian, a.BodyEastAsian)
+				res := Result{}
+				if a.ApplyToText != nil && !*a.ApplyToText {
+					return res, nil
+				}
+				re := func(st *sg.TypeStyle) bool {
+					hit := false
+					for _, p := range []*string{&st.FontFamily, &st.FontFamilyEastAsian, &st.FontFamilyComplex} {
+						if v, ok := swap[*p]; ok {
+							*p = v
+							hit = true
+						}
+					}
+					return hit
+				}
+				for k, st := range e.Deck.Tokens.TextStyles {
+					if re(&st) {
+						e.Deck.Tokens.TextStyles[k] = st
+					}
+				}
+				e.Deck.Walk(func(n, _ *sg.Node, _ int) bool {
+					hit := false
+					if n.Style != nil {
+						hit = re(n.Style)
+					}
+					for k, o := range n.StyleOverrideTable {
+						if re(&o) {
+							n.StyleOverrideTable[k] = o
+							hit = true
+						}
+					}
+					if hit {
+						res.Changed = append(res.Changed, n.ID)
+					}
+					return true
+				})
+				return res, nil
+			}),
+	}
+}
+
+// applyMods applies DrawingML colour transforms (ECMA-376 §20.1.2.3):
+// lumMod/lumOff in HSL lightness, tint toward white, shade toward black,
+// alpha replacing the alpha channel.
+func applyMods(c sg.Color, mods []sg.ColorMod) sg.Color {
+	for _, m := range mods {
+		switch m.Op {
+		case "lumMod", "lumOff":
+			h, s, l := toHSL(c)
+			if m.Op == "lumMod" {
+				l *= m.Val
+			} else {
+				l += m.Val
+			}
+			a := c.A
+			c = fromHSL(h, s, math.Max(0, math.Min(1, l)))
+			c.A = a
+		case "tint":
+			c.R, c.G, c.B = 1-(1-c.R)*m.Val, 1-(1-c.G)*m.Val, 1-(1-c.B)*m.Val
+		case "shade":
+			c.R, c.G, c.B = c.R*m.Val, c.G*m.Val, c.B*m.Val
+		case "alpha":
+			c.A = math.Max(0, math.Min(1, m.Val))
+		}
+	}
+	return c
+}
+
+func toHSL(c sg.Color) (h, s, l float64) {
+	mx := math.Max(c.R, math.Max(c.G, c.B))
+	mn := math.Min(c.R, math.Min(c.G, c.B))
+	l = (mx + mn) / 2
+	if mx == mn {
+		return 0, 0, l
+	}
+	d := mx - mn
+	if l > 0.5 {
+		s = d / (2 - mx - mn)
+	} else {
+		s = d / (mx + mn)
+	}
+	switch mx {
+	case c.R:
+		h = (c.G - c.B) / d
+		if c.G < c.B {
+			h += 6
+		}
+	case c.G:
+		h = (c.B-c.R)/d + 2
+	default:
+		h = (c.R-c.G)/d + 4
+	}
+	return h / 6, s, l
+}
+
+func fromHSL(h, s, l float64) sg.Color {
+	if s == 0 {
+		return sg.Color{R: l, G: l, B: l, A: 1}
+	}
+	var q float64
+	if l < 0.5 {
+		q = l * (1 + s)
+	} else {
+		q = l + s - l*s
+	}
+	p := 2*l - q
+	f := func(t float64) float64 {
+		if t < 0 {
+			t++
+		}
+		if t > 1 {
+			t--
+		}
+		switch {
+		case t < 1.0/6:
+			return p + (q-p)*6*t
+		case t < 0.5:
+			return q
+		case t < 2.0/3:
+			return p + (q-p)*(2.0/3-t)*6
+		}
+		return p
+	}
+	return sg.Color{R: f(h + 1.0/3), G: f(h), B: f(h - 1.0/3), A: 1}
+}

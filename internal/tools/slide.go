@@ -1,0 +1,664 @@
+package tools
+
+import (
+	"encoding/base64"
+	"fmt"
+	"html"
+	"slices"
+	"strconv"
+	"strings"
+
+	sg "github.com/acecanvas/ace/internal/scenegraph"
+)
+
+type createSlideArgs struct {
+	Index           *int   `json:"index,omitempty" min:"0" desc:"0-based position in the deck; default after the focused slide (or last)."`
+	Name            string `json:"name,omitempty"`
+	Layout          string `json:"layout,omitempty" desc:"Layout name to record (e.g. \"Title and Content\")."`
+	TemplateSlideID string `json:"templateSlideId,omitempty" desc:"Copy this slide's background, decorations and placeholders (text emptied) so the new slide matches the deck; default the neighbouring slide's background only."`
+	Title           string `json:"title,omitempty" desc:"Title text; fills the template's title placeholder or adds a title box."`
+	Body            string `json:"body,omitempty" desc:"Body text; fills the template's body placeholder or adds a text box."`
+}
+
+type slideIDArg struct {
+	SlideID string `json:"slideId" desc:"Slide id (or #N for the N-th slide, 1-based)."`
+}
+
+type dupSlideArgs struct {
+	SlideID string `json:"slideId"`
+	Index   *int   `json:"index,omitempty" min:"0" desc:"Position of the copy; default right after the original."`
+}
+
+type reorderArgs struct {
+	SlideIDs []string `json:"slideIds" minItems:"1" desc:"Every slide id of the deck, in the new order."`
+}
+
+type structureArgs struct {
+	SlideID string `json:"slideId,omitempty" desc:"One slide; default every slide (paged)."`
+	Depth   int    `json:"depth,omitempty" min:"1" max:"8" desc:"Levels below the slide to show; default 3."`
+	page
+}
+
+type slideSel struct {
+	SlideIDs []string `json:"slideIds,omitempty" desc:"Slides to change; default every slide."`
+}
+
+type backgroundArgs struct {
+	slideSel
+	paintArgs
+	ImageID string `json:"imageId,omitempty" desc:"Picture background from the asset library."`
+}
+
+type transitionArgs struct {
+	slideSel
+	Type       string  `json:"type" enum:"none,fade,push,wipe,split,reveal,cover,cut,zoom,morph" desc:"Entry transition."`
+	DurationMs float64 `json:"durationMs,omitempty" min:"0" max:"60000"`
+	Direction  string  `json:"direction,omitempty" enum:"l,r,u,d"`
+}
+
+type slidePropsArgs struct {
+	SlideID string  `json:"slideId"`
+	Name    *string `json:"name,omitempty"`
+	Hidden  *bool   `json:"hidden,omitempty" desc:"Hide the slide in the slide show."`
+	Notes   *string `json:"notes,omitempty" desc:"Speaker notes."`
+	Layout  *string `json:"layout,omitempty"`
+}
+
+type sectionsArgs struct {
+	Sections []struct {
+		Name     string   `json:"name" minLength:"1"`
+		SlideIDs []string `json:"slideIds"`
+	} `json:"sections" desc:"The full list of sections in order; [] removes all."`
+}
+
+type footerArgs struct {
+	slideSel
+	Text        string  `json:"text,omitempty" desc:"Footer text; empty keeps existing footer text."`
+	SlideNumber bool    `json:"slideNumber,omitempty" desc:"Also show the slide number."`
+	Date        string  `json:"date,omitempty" desc:"Date text to show."`
+	SkipFirst   bool    `json:"skipFirst,omitempty" desc:"Leave the first (title) slide without footer."`
+	FontSize    float64 `json:"fontSize,omitempty" exclusiveMin:"0" desc:"px; default 14"`
+	Color       Hex     `json:"color,omitempty"`
+}
+
+type exportImageArgs struct {
+	SlideID string  `json:"slideId"`
+	Format  string  `json:"format,omitempty" enum:"PNG,SVG" desc:"PNG needs the renderer; SVG is a wireframe of the slide's boxes, fills and text."`
+	Scale   float64 `json:"scale,omitempty" exclusiveMin:"0" max:"4"`
+}
+
+func (e *Env) slideSet(sel slideSel) ([]*sg.Node, error) {
+	if len(sel.SlideIDs) == 0 {
+		return slices.Clone(e.Deck.Slides), nil
+	}
+	var out []*sg.Node
+	for _, id := range sel.SlideIDs {
+		s, err := e.slide(id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func (e *Env) newSlide(name string) *sg.Node {
+	s := e.newNode(sg.TypeSlide, name)
+	s.Size = sg.Vector{X: e.Deck.Width, Y: e.Deck.Height}
+	return s
+}
+
+// insertSlide places a slide at index and keeps sections in step: the new
+// slide joins the section of the slide before it.
+func (e *Env) insertSlide(s *sg.Node, index int) {
+	if index < 0 || index > len(e.Deck.Slides) {
+		index = len(e.Deck.Slides)
+	}
+	e.Deck.Slides = slices.Insert(e.Deck.Slides, index, s)
+	e.Index().Add(s, nil)
+	if index > 0 {
+		prev := e.Deck.Slides[index-1].ID
+		for i := range e.Deck.Sections {
+			sec := &e.Deck.Sections[i]
+			if j := slices.Index(sec.SlideIDs, prev); j >= 0 {
+				sec.SlideIDs = slices.Insert(sec.SlideIDs, j+1, s.ID)
+				if s.Slide == nil {
+					s.Slide = &sg.SlideProps{}
+				}
+				s.Slide.Section = sec.Name
+				break
+			}
+		}
+	}
+}
+
+func placeholderRole(n *sg.Node) string {
+	if n.Placeholder == nil {
+		return ""
+	}
+	return n.Placeholder.Role
+}
+
+func isTitleRole(r string) bool { return r == "title" || r == "ctrTitle" }
+
+func slideTools() []Tool {
+	return []Tool{
+		def(ModuleSlide, "create_slide", false,
+			"Add a slide. Give a templateSlideId to copy a comparable slide's background, decorations and placeholders (their text emptied) so the new slide matches the deck, and title/body to fill it; a blank slide is never acceptable, so populate it (in the same batch: bind it with \"as\" and use \"$name\" as parentId). Returns the slide id.",
+			func(e *Env, a *createSlideArgs) (Result, error) {
+				s := e.newSlide(orStr(a.Name, fmt.Sprintf("Slide %d", len(e.Deck.Slides)+1)))
+				idx := len(e.Deck.Slides)
+				if _, fi := e.Deck.SlideByID(e.Focus); fi >= 0 {
+					idx = fi + 1
+				}
+				if a.Index != nil {
+					idx = *a.Index
+				}
+				if a.Layout != "" {
+					s.Slide = &sg.SlideProps{Layout: a.Layout}
+				}
+				created := []string{s.ID}
+				var titleDone, bodyDone bool
+				if a.TemplateSlideID != "" {
+					t, err := e.slide(a.TemplateSlideID)
+					if err != nil {
+						return Result{}, fmt.Errorf("templateSlideId: %w", err)
+					}
+					s.Fills = clonePaintsOf(t.Fills)
+					if t.Slide != nil && a.Layout == "" {
+						s.Slide = &sg.SlideProps{Layout: t.Slide.Layout}
+					}
+					for _, c := range t.Children {
+						role := placeholderRole(c)
+						keep := c.Type != sg.TypeTable && c.Type != sg.TypeChart && (!c.Type.CanHoldText() || c.Characters == "" || role != "")
+						if !keep {
+							continue
+						}
+						cp := c.Clone()
+						e.reID(cp)
+						if cp.Characters != "" {
+							text := ""
+							switch {
+							case isTitleRole(role) && a.Title != "":
+								text, titleDone = a.Title, true
+							case (role == "body" || role == "subTitle" || role == "obj") && a.Body != "" && !bodyDone:
+								text, bodyDone = a.Body, true
+							case role == "ftr" || role == "dt":
+								text = cp.Characters
+							case role == "sldNum":
+								text = strconv.Itoa(idx + 1)
+							}
+							if text == "" {
+								continue // empty placeholder: PowerPoint hides it; we drop it
+							}
+							_ = setCharacters(cp, text)
+						}
+						s.Children = append(s.Children, cp)
+					}
+				} else if idx > 0 && idx-1 < len(e.Deck.Slides) {
+					s.Fills = clonePaintsOf(e.Deck.Slides[idx-1].Fills)
+				} else if len(e.Deck.Slides) > 0 {
+					s.Fills = clonePaintsOf(e.Deck.Slides[0].Fills)
+				}
+				e.insertSlide(s, idx)
+				mk := func(text string, y, size float64, bold bool, role string) {
+					t := e.newNode(sg.TypeText, firstWords(text))
+					t.Characters = text
+					t.Style = &sg.TypeStyle{FontSize: size}
+					if bold {
+						t.Style.FontWeight = 700
+					}
+					fam := e.Deck.Tokens.Fonts.Minor.Latin
+					if role == "title" {
+						fam = e.Deck.Tokens.Fonts.Major.Latin
+					}
+					if fam != "" {
+						setFamily(t.Style, fam, text, nil)
+					}
+					t.Placeholder = &sg.Placeholder{Role: role}
+					t.Transform = sg.Translate(64, y)
+					t.Size = sg.Vector{X: e.Deck.Width - 128}
+					t.LayoutSizingVertical = sg.SizingHug
+					measureText(t)
+					e.insert(s, t, -1)
+					created = append(created, t.ID)
+				}
+				if a.Title != "" && !titleDone {
+					mk(a.Title, 48, 40, true, "title")
+				}
+				if a.Body != "" && !bodyDone {
+					mk(a.Body, 160, 24, false, "body")
+				}
+				e.Focus = s.ID
+				return Result{Created: created}, nil
+			}),
+		def(ModuleSlide, "duplicate_slide", false,
+			"Copy a slide with everything on it (fresh ids), placed right after the original unless index is given. Returns the copy's id.",
+			func(e *Env, a *dupSlideArgs) (Result, error) {
+				s, err := e.slide(a.SlideID)
+				if err != nil {
+					return Result{}, err
+				}
+				_, i := e.Deck.SlideByID(s.ID)
+				c := s.Clone()
+				e.reID(c)
+				at := i + 1
+				if a.Index != nil {
+					at = *a.Index
+				}
+				e.insertSlide(c, at)
+				return Result{Created: []string{c.ID}}, nil
+			}),
+		def(ModuleSlide, "delete_slide", false,
+			"Delete a slide and everything on it. Its id and every id on it become stale at once: do not batch other commands on that slide after this one. Links to the slide are removed.",
+			func(e *Env, a *slideIDArg) (Result, error) {
+				s, err := e.slide(a.SlideID)
+				if err != nil {
+					return Result{}, err
+				}
+				if len(e.Deck.Slides) == 1 {
+					return Result{}, fmt.Errorf("slide %q is the only slide; a deck needs at least one (create another first)", s.ID)
+				}
+				e.detach(s)
+				for i := range e.Deck.Sections {
+					e.Deck.Sections[i].SlideIDs = slices.DeleteFunc(e.Deck.Sections[i].SlideIDs, func(id string) bool { return id == s.ID })
+				}
+				res := Result{Deleted: []string{s.ID}}
+				e.Deck.Walk(func(n, _ *sg.Node, _ int) bool {
+					if n.Link != nil && n.Link.NodeID == s.ID {
+						n.Link = nil
+						res.Changed = append(res.Changed, n.ID)
+					}
+					return true
+				})
+				if e.Focus == s.ID {
+					e.Focus = e.Deck.Slides[0].ID
+				}
+				return res, nil
+			}),
+		def(ModuleSlide, "reorder_slides", false,
+			"Put the slides in a new order. Pass the complete list of slide ids, each exactly once (create all new slides first, then reorder once).",
+			func(e *Env, a *reorderArgs) (Result, error) {
+				if len(a.SlideIDs) != len(e.Deck.Slides) {
+					return Result{}, fmt.Errorf("slideIds has %d ids, the deck has %d slides; pass every slide id exactly once", len(a.SlideIDs), len(e.Deck.Slides))
+				}
+				seen := map[string]bool{}
+				out := make([]*sg.Node, 0, len(a.SlideIDs))
+				for _, id := range a.SlideIDs {
+					s, err := e.slide(id)
+					if err != nil {
+						return Result{}, err
+					}
+					if seen[s.ID] {
+						return Result{}, fmt.Errorf("slide %q is listed twice", s.ID)
+					}
+					seen[s.ID] = true
+					out = append(out, s)
+				}
+				e.Deck.Slides = out
+				return Result{Changed: a.SlideIDs}, nil
+			}),
+		def(ModuleSlide, "focus_slide", true,
+			"Make a slide the current one: create_* calls without parentId land on it. Only needed before creating nodes; existing nodes are changed by id from anywhere.",
+			func(e *Env, a *slideIDArg) (Result, error) {
+				s, err := e.slide(a.SlideID)
+				if err != nil {
+					return Result{}, err
+				}
+				e.Focus = s.ID
+				_, i := e.Deck.SlideByID(s.ID)
+				return Result{Data: asData(map[string]any{"focused": s.ID, "index": i})}, nil
+			}),
+		def(ModuleSlide, "get_all_slides", true,
+			"List the slides in order as a page of {id, index, name, title, layout, section, hidden, nodes}. Slide ids are what parentId and slide tools take.",
+			func(e *Env, a *page) (Result, error) {
+				type item struct {
+					ID      string `json:"id"`
+					Index   int    `json:"index"`
+					Name    string `json:"name,omitempty"`
+					Title   string `json:"title,omitempty"`
+					Layout  string `json:"layout,omitempty"`
+					Section string `json:"section,omitempty"`
+					Hidden  bool   `json:"hidden,omitempty"`
+					Nodes   int    `json:"nodes"`
+				}
+				out := make([]item, 0, len(e.Deck.Slides))
+				for i, s := range e.Deck.Slides {
+					it := item{ID: s.ID, Index: i, Name: s.Name, Title: clip(slideTitle(s), 120)}
+					if s.Slide != nil {
+						it.Layout, it.Section, it.Hidden = s.Slide.Layout, s.Slide.Section, s.Slide.Hidden
+					}
+					s.Walk(func(*sg.Node, *sg.Node, int) bool { it.Nodes++; return true })
+					out = append(out, it)
+				}
+				d, err := pageOf(out, *a)
+				return Result{Data: d}, err
+			}),
+		def(ModuleSlide, "get_page_structure", true,
+			"Outline of one slide (or a page of slides): the node tree to a given depth with id, type, name, a text snippet and slide-space bounds. Deeper levels are summarised by child counts; use get_node_info to drill in.",
+			func(e *Env, a *structureArgs) (Result, error) {
+				depth := a.Depth
+				if depth == 0 {
+					depth = 3
+				}
+				slidesIn := e.Deck.Slides
+				if a.SlideID != "" {
+					s, err := e.slide(a.SlideID)
+					if err != nil {
+						return Result{}, err
+					}
+					slidesIn = []*sg.Node{s}
+				}
+				budget := MaxPage * 5 // nodes per response
+				type outline struct {
+					nodeSummary
+					Kids []*outline `json:"kids,omitempty"`
+				}
+				var build func(n *sg.Node, d int) *outline
+				build = func(n *sg.Node, d int) *outline {
+					budget--
+					o := &outline{nodeSummary: e.summary(n)}
+					if d < depth && budget > 0 {
+						for _, c := range n.Children {
+							if budget <= 0 {
+								break
+							}
+							o.Kids = append(o.Kids, build(c, d+1))
+						}
+					}
+					return o
+				}
+				lo, hi, err := a.page.bounds(len(slidesIn))
+				if err != nil {
+					return Result{}, err
+				}
+				var out []*outline
+				for _, s := range slidesIn[lo:hi] {
+					if budget <= 0 {
+						hi = lo + len(out)
+						break
+					}
+					out = append(out, build(s, 0))
+				}
+				pg := paged{Items: out, Total: len(slidesIn)}
+				if hi < len(slidesIn) {
+					pg.NextCursor = strconv.Itoa(hi)
+				}
+				return Result{Data: asData(pg)}, nil
+			}),
+		def(ModuleSlide, "set_slide_background", false,
+			"Set the background of some or all slides: a solid colour, a theme colour, or a picture from the asset library (for gradients use set_gradient_fill on the slide).",
+			func(e *Env, a *backgroundArgs) (Result, error) {
+				slidesIn, err := e.slideSet(a.slideSel)
+				if err != nil {
+					return Result{}, err
+				}
+				var p sg.Paint
+				if a.ImageID != "" {
+					ref, _, _, err := e.resolveImage("", a.ImageID, "")
+					if err != nil {
+						return Result{}, err
+					}
+					p = sg.Paint{Type: sg.PaintImage, ImageRef: ref, ScaleMode: "FILL"}
+				} else if p, err = e.paint(a.paintArgs); err != nil {
+					return Result{}, err
+				}
+				res := Result{}
+				for _, s := range slidesIn {
+					s.Fills = clonePaintsOf([]sg.Paint{p})
+					res.Changed = append(res.Changed, s.ID)
+				}
+				return res, nil
+			}),
+		def(ModuleSlide, "set_slide_transition", false,
+			"Set the entry transition (fade, push, wipe, ...) with duration and direction on some or all slides; type none removes it.",
+			func(e *Env, a *transitionArgs) (Result, error) {
+				slidesIn, err := e.slideSet(a.slideSel)
+				if err != nil {
+					return Result{}, err
+				}
+				res := Result{}
+				for _, s := range slidesIn {
+					if s.Slide == nil {
+						s.Slide = &sg.SlideProps{}
+					}
+					if a.Type == "none" {
+						s.Slide.Transition = nil
+					} else {
+						s.Slide.Transition = &sg.Transition{Type: a.Type, DurationMs: a.DurationMs, Direction: a.Direction}
+					}
+					if *s.Slide == (sg.SlideProps{}) {
+						s.Slide = nil
+					}
+					res.Changed = append(res.Changed, s.ID)
+				}
+				return res, nil
+			}),
+		def(ModuleSlide, "set_slide_properties", false,
+			"Set a slide's name, speaker notes, layout name, or hide it from the slide show.",
+			func(e *Env, a *slidePropsArgs) (Result, error) {
+				s, err := e.slide(a.SlideID)
+				if err != nil {
+					return Result{}, err
+				}
+				if s.Slide == nil {
+					s.Slide = &sg.SlideProps{}
+				}
+				if a.Name != nil {
+					s.Name = *a.Name
+				}
+				if a.Hidden != nil {
+					s.Slide.Hidden = *a.Hidden
+				}
+				if a.Notes != nil {
+					s.Slide.Notes = *a.Notes
+				}
+				if a.Layout != nil {
+					s.Slide.Layout = *a.Layout
+				}
+				if *s.Slide == (sg.SlideProps{}) {
+					s.Slide = nil
+				}
+				return changed(s.ID), nil
+			}),
+		def(ModuleSlide, "set_sections", false,
+			"Replace the deck's sections (named runs of slides, as in PowerPoint's section manager): the full list in order, each with its slide ids. [] removes all sections.",
+			func(e *Env, a *sectionsArgs) (Result, error) {
+				var secs []sg.Section
+				owner := map[string]string{}
+				for _, s := range a.Sections {
+					var ids []string
+					for _, id := range s.SlideIDs {
+						sl, err := e.slide(id)
+						if err != nil {
+							return Result{}, fmt.Errorf("section %q: %w", s.Name, err)
+						}
+						if o, dup := owner[sl.ID]; dup {
+							return Result{}, fmt.Errorf("slide %q is in sections %q and %q; a slide belongs to one section", sl.ID, o, s.Name)
+						}
+						owner[sl.ID] = s.Name
+						ids = append(ids, sl.ID)
+					}
+					secs = append(secs, sg.Section{Name: s.Name, SlideIDs: ids})
+				}
+				e.Deck.Sections = secs
+				res := Result{}
+				for _, s := range e.Deck.Slides {
+					want := owner[s.ID]
+					have := ""
+					if s.Slide != nil {
+						have = s.Slide.Section
+					}
+					if want != have {
+						if s.Slide == nil {
+							s.Slide = &sg.SlideProps{}
+						}
+						s.Slide.Section = want
+						if *s.Slide == (sg.SlideProps{}) {
+							s.Slide = nil
+						}
+						res.Changed = append(res.Changed, s.ID)
+					}
+				}
+				return res, nil
+			}),
+		def(ModuleSlide, "add_footer", false,
+			"Add or update the footer on some or all slides: footer text, slide number and date, placed along the bottom edge in the deck's body font (existing footer placeholders are reused, so it is safe to call twice).",
+			func(e *Env, a *footerArgs) (Result, error) {
+				slidesIn, err := e.slideSet(a.slideSel)
+				if err != nil {
+					return Result{}, err
+				}
+				if a.Text == "" && !a.SlideNumber && a.Date == "" {
+					return Result{}, fmt.Errorf("give text, slideNumber or date")
+				}
+				size := a.FontSize
+				if size == 0 {
+					size = 14
+				}
+				col := sg.MustHex("#595959")
+				if a.Color != "" {
+					if col, err = color(a.Color, nil); err != nil {
+						return Result{}, err
+					}
+				}
+				res := Result{}
+				for _, s := range slidesIn {
+					_, idx := e.Deck.SlideByID(s.ID)
+					if a.SkipFirst && idx == 0 {
+						continue
+					}
+					W, H := e.Deck.Width, e.Deck.Height
+					put := func(role, text string, x, w float64, align string) {
+						for _, c := range s.Children {
+							if placeholderRole(c) == role && c.Type.CanHoldText() {
+								_ = setCharacters(c, text)
+								res.Changed = append(res.Changed, c.ID)
+								return
+							}
+						}
+						t := e.newNode(sg.TypeText, map[string]string{"ftr": "Footer", "sldNum": "Slide Number", "dt": "Date"}[role])
+						t.Characters = text
+						t.Style = &sg.TypeStyle{FontSize: size, TextAlignHorizontal: align, Fills: []sg.Paint{sg.Solid(col)}}
+						if f := e.Deck.Tokens.Fonts.Minor.Latin; f != "" {
+							setFamily(t.Style, f, text, nil)
+						}
+						t.Placeholder = &sg.Placeholder{Role: role}
+						t.Transform = sg.Translate(round2(x), round2(H-size*2.4))
+						t.Size = sg.Vector{X: round2(w), Y: round2(size * 1.6)}
+						e.insert(s, t, -1)
+						res.Created = append(res.Created, t.ID)
+					}
+					if a.Text != "" {
+						put("ftr", a.Text, W*0.3, W*0.4, sg.AlignCenter)
+					}
+					if a.SlideNumber {
+						put("sldNum", strconv.Itoa(idx+1), W-48-W*0.1, W*0.1, sg.AlignRight)
+					}
+					if a.Date != "" {
+						put("dt", a.Date, 48, W*0.2, sg.AlignLeft)
+					}
+				}
+				return res, nil
+			}),
+		def(ModuleSlide, "export_slide_image", true,
+			"Render one slide for a visual check: PNG when a renderer is available, else an SVG wireframe of its boxes, fills and text. Use sparingly; the structure is usually enough.",
+			func(e *Env, a *exportImageArgs) (Result, error) {
+				s, err := e.slide(a.SlideID)
+				if err != nil {
+					return Result{}, err
+				}
+				scale := a.Scale
+				if scale == 0 {
+					scale = 1
+				}
+				if a.Format != "SVG" && e.Opts.Renderer != nil {
+					png, err := e.Opts.Renderer.RenderSlidePNG(e.Deck, s.ID, scale)
+					if err != nil {
+						return Result{}, fmt.Errorf("render slide %q: %w", s.ID, err)
+					}
+					return Result{Data: asData(map[string]any{"mimeType": "image/png", "base64": base64.StdEncoding.EncodeToString(png)})}, nil
+				}
+				res := Result{Data: asData(map[string]any{"mimeType": "image/svg+xml", "svg": e.wireframe(s, scale)})}
+				if a.Format == "PNG" {
+					res.Warnings = []string{"no renderer configured; returned an SVG wireframe instead of a PNG"}
+				}
+				return res, nil
+			}),
+	}
+}
+
+func clonePaintsOf(ps []sg.Paint) []sg.Paint {
+	if ps == nil {
+		return nil
+	}
+	n := &sg.Node{Fills: ps}
+	return n.Clone().Fills
+}
+
+// slideTitle is the text of the slide's title placeholder, else its first
+// text.
+func slideTitle(s *sg.Node) string {
+	var first string
+	var title string
+	s.Walk(func(n, _ *sg.Node, _ int) bool {
+		if title != "" {
+			return false
+		}
+		if n.Characters != "" {
+			if isTitleRole(placeholderRole(n)) {
+				title = n.Characters
+			} else if first == "" {
+				first = n.Characters
+			}
+		}
+		return true
+	})
+	if title != "" {
+		return title
+	}
+	return first
+}
+
+// wireframe draws a slide as SVG rectangles and text, bounded to the
+// first 2,000 nodes.
+func (e *Env) wireframe(s *sg.Node, scale float64) string {
+	var b strings.Builder
+	W, H := e.Deck.Width*scale, e.Deck.Height*scale
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g">`, W, H, e.Deck.Width, e.Deck.Height)
+	bg := "#FFFFFF"
+	if c, ok := paintColor(s.Fills); ok {
+		bg = c.Hex()
+	}
+	fmt.Fprintf(&b, `<rect width="%g" height="%g" fill="%s"/>`, e.Deck.Width, e.Deck.Height, bg[:7])
+	k := 0
+	s.Walk(func(n, _ *sg.Node, _ int) bool {
+		if n == s {
+			return true
+		}
+		if k++; k > 2000 || !n.IsVisible() {
+			return false
+		}
+		r := e.absBounds(n)
+		fill := "none"
+		if c, ok := paintColor(n.Fills); ok {
+			fill = c.Hex()[:7]
+		}
+		fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" stroke="#999" stroke-width="0.5"/>`, r.X, r.Y, r.Width, r.Height, fill)
+		if n.Characters != "" {
+			st := n.StyleAt(0)
+			size := st.FontSize
+			if size == 0 {
+				size = 16
+			}
+			col := "#000000"
+			if c, ok := firstSolid(st.Fills); ok {
+				col = c.Hex()[:7]
+			}
+			fmt.Fprintf(&b, `<text x="%.1f" y="%.1f" font-size="%.1f" fill="%s">%s</text>`, r.X+2, r.Y+size, size, col, html.EscapeString(clip(strings.ReplaceAll(n.Characters, "\n", " "), 200)))
+		}
+		return true
+	})
+	b.WriteString(`</svg>`)
+	return b.String()
+}

@@ -1,0 +1,10 @@
+package tools
+
+import "encoding/json"
+
+// ValidateArgs checks raw arguments against the tool's JSON Schema without
+// running it. The recipe parser uses it to report a bad parameter with its
+// line and column in the YAML, before any deck is touched.
+func (t Tool) ValidateArgs(raw json.RawMessage) error {
+	return validateArgs(t.compiled, t.Name, raw)
+}
