@@ -1,0 +1,207 @@
+// Package report writes what a person reads after an edit: one
+// self-contained HTML page per edited deck (instruction or recipe, before
+// and after pictures of each changed slide side by side, the JsonDiff tree,
+// each iteration's score, critique and gate, expectations, violations,
+// tokens, cost and timings) and an index page over a batch. Pictures are
+// embedded as data: URIs so a page can be mailed or archived as one file;
+// all deck text is escaped by html/template.
+package report
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"io"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Edit is everything one page shows. Fields left empty are omitted.
+type Edit struct {
+	Deck        string // deck file name
+	Output      string // where the edited deck was written
+	Instruction string
+	Recipe      string // recipe name, for recipe edits
+	Outcome     string // "succeeded" | "expectation_failed" | "gate_blocked" | "failed" | "unchanged"
+	Reason      string
+	Slides      []SlidePair
+	DiffText    string  // the JsonDiff tree the judge read
+	DiffEntries int     // distinct edits d
+	Similarity  float64 // 1 - d/(d+100)
+	Iterations  []Iteration
+	Checks      []Check    // recipe expectations
+	Violations  []string   // geometry violations of the final deck that the original lacked
+	Warnings    []string
+	Usage       Usage
+	Timings     []Timing   // per step, in order
+	Started     time.Time
+}
+
+// SlidePair is one changed slide before and after (PNG bytes).
+type SlidePair struct {
+	Number int // 1-based
+	Title  string
+	Before []byte
+	After  []byte
+	Note   string // e.g. "added", "removed"
+}
+
+// Iteration is one turn of the loop.
+type Iteration struct {
+	N             int
+	Score         *float64 // IF 0..5; nil when no judge ran
+	VQ            *float64
+	Critique      string
+	GatePassed    bool
+	NewViolations []string
+	Decision      string // stop | continue | rollback
+	Tokens        int
+	CostUSD       float64
+	Duration      time.Duration
+	Selected      bool // returned by strict-peak selection
+}
+
+// Check is one recipe expectation's result.
+type Check struct {
+	Name    string
+	Passed  bool
+	Message string
+}
+
+// Usage totals model use for the edit.
+type Usage struct {
+	Calls            int
+	PromptTokens     int
+	CachedTokens     int
+	CompletionTokens int
+	CostUSD          float64
+}
+
+// Timing is one step's wall time.
+type Timing struct {
+	Step     string
+	Duration time.Duration
+}
+
+//go:embed edit.html.tmpl
+var editTmplText string
+
+//go:embed index.html.tmpl
+var indexTmplText string
+
+var funcs = template.FuncMap{
+	"png": func(b []byte) template.URL {
+		if len(b) == 0 {
+			return ""
+		}
+		return template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(b))
+	},
+	"score": func(s *float64) string {
+		if s == nil {
+			return "–"
+		}
+		return fmt.Sprintf("%.1f", *s)
+	},
+	"usd": func(v float64) string { return fmt.Sprintf("$%.4f", v) },
+	"dur": func(d time.Duration) string {
+		if d >= time.Second {
+			return fmt.Sprintf("%.2f s", d.Seconds())
+		}
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	},
+	"pct": func(f float64) string { return fmt.Sprintf("%.1f%%", f*100) },
+	"outcomeClass": func(o string) string {
+		switch o {
+		case "succeeded", "unchanged":
+			return "ok"
+		case "expectation_failed", "gate_blocked":
+			return "warn"
+		}
+		return "bad"
+	},
+	"join": strings.Join,
+}
+
+var (
+	editTmpl  = template.Must(template.New("edit").Funcs(funcs).Parse(editTmplText))
+	indexTmpl = template.Must(template.New("index").Funcs(funcs).Parse(indexTmplText))
+)
+
+// WriteEdit writes the page of one edit.
+func WriteEdit(w io.Writer, e Edit) error {
+	var buf bytes.Buffer
+	if err := editTmpl.Execute(&buf, e); err != nil {
+		return fmt.Errorf("report for %s: %w", e.Deck, err)
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// Row is one deck of a batch on the index page.
+type Row struct {
+	Deck      string
+	Page      string // relative link to the deck's page
+	Output    string
+	Outcome   string
+	Reason    string
+	Changed   int // slides changed
+	Score     *float64
+	CostUSD   float64
+	Duration  time.Duration
+	Thumbnail []byte // PNG of the first changed slide after the edit
+}
+
+// Batch is the index page of a batch.
+type Batch struct {
+	ID       string
+	Recipe   string
+	Started  time.Time
+	Duration time.Duration
+	Rows     []Row
+}
+
+// Counts returns decks per outcome, for the summary line.
+func (b Batch) Counts() map[string]int {
+	m := map[string]int{}
+	for _, r := range b.Rows {
+		m[r.Outcome]++
+	}
+	return m
+}
+
+// CountList is Counts in a stable order.
+func (b Batch) CountList() []string {
+	m := b.Counts()
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = fmt.Sprintf("%d %s", m[k], k)
+	}
+	return out
+}
+
+// TotalCost sums the rows' cost.
+func (b Batch) TotalCost() float64 {
+	var c float64
+	for _, r := range b.Rows {
+		c += r.CostUSD
+	}
+	return c
+}
+
+// WriteIndex writes the batch index page.
+func WriteIndex(w io.Writer, b Batch) error {
+	var buf bytes.Buffer
+	if err := indexTmpl.Execute(&buf, b); err != nil {
+		return fmt.Errorf("batch index %s: %w", b.ID, err)
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}

@@ -1,0 +1,137 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/acecanvas/ace/internal/deckgen"
+	"github.com/acecanvas/ace/internal/diff"
+	"github.com/acecanvas/ace/internal/render"
+)
+
+// TestEditPageInARealBrowser builds the page of a real edit (a retitled
+// slide and a removed one on a generated deck), renders the before/after
+// pictures with the Chromium pool, and opens the page in headless Chromium
+// to check what a person would see: both pictures decoded, the diff shown,
+// and deck text escaped rather than run.
+func TestEditPageInARealBrowser(t *testing.T) {
+	ctx := context.Background()
+	origin, blobs := deckgen.Generate(deckgen.Options{Slides: 6, Seed: 9})
+	current := origin.Clone()
+	current.Slides[1].Children[0].Characters = `Growth <script>document.title="pwned"</script>`
+	current.Slides = append(current.Slides[:4], current.Slides[5:]...)
+	d := diff.Compute(origin, current)
+
+	pool, err := render.NewPool(ctx, render.Options{Size: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	pairs, err := Pairs(ctx, pool, origin, current, blobs, blobs, d, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pairs) != 2 {
+		t.Fatalf("%d pairs, want the retitled and the removed slide", len(pairs))
+	}
+	if pairs[0].Number != 2 || pairs[0].Before == nil || pairs[0].After == nil {
+		t.Fatalf("retitled slide pair: number %d before %d bytes after %d bytes", pairs[0].Number, len(pairs[0].Before), len(pairs[0].After))
+	}
+	if pairs[1].Note != "removed" || pairs[1].After != nil || pairs[1].Before == nil {
+		t.Fatalf("removed slide pair %+v", pairs[1].Note)
+	}
+	if bytes.Equal(pairs[0].Before, pairs[0].After) {
+		t.Fatal("before and after pictures of the retitled slide are identical")
+	}
+	score := 4.0
+	var page bytes.Buffer
+	err = WriteEdit(&page, Edit{
+		Deck: "northwind.pptx", Instruction: "Retitle slide 2 and drop slide 5", Outcome: "succeeded",
+		Slides: pairs, DiffText: d.Text(origin), DiffEntries: d.Distinct, Similarity: d.Score,
+		Iterations: []Iteration{{N: 1, Score: &score, GatePassed: true, Decision: "stop", Selected: true, Duration: 1500 * time.Millisecond}},
+		Checks:     []Check{{Name: "no_text Northwind", Passed: true}},
+		Timings:    []Timing{{"render", 900 * time.Millisecond}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "report.html")
+	if err := os.WriteFile(path, page.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	chromium, err := render.FindChromium("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	alloc, cancel := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.Flag("disable-gpu", true),
+		chromedp.UserDataDir(t.TempDir()))...)
+	defer cancel()
+	bctx, bcancel := chromedp.NewContext(alloc)
+	defer bcancel()
+	bctx, tcancel := context.WithTimeout(bctx, 60*time.Second)
+	defer tcancel()
+	var title, text string
+	var decoded int
+	err = chromedp.Do(bctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if _, err := chromedp.Navigate("file://" + path)(ctx, tg); err != nil {
+			return err
+		}
+		if _, err := chromedp.WaitReady("body")(ctx, tg); err != nil {
+			return err
+		}
+		var err error
+		if title, err = chromedp.Title()(ctx, tg); err != nil {
+			return err
+		}
+		if _, err = chromedp.Evaluate[chromedp.Void](`Promise.all([...document.images].map(i => i.decode().catch(() => 0)))`, chromedp.EvalAwaitPromise)(ctx, tg); err != nil {
+			return err
+		}
+		if decoded, err = chromedp.Evaluate[int](`[...document.images].filter(i => i.complete && i.naturalWidth > 0).length`)(ctx, tg); err != nil {
+			return err
+		}
+		text, err = chromedp.Evaluate[string](`document.body.innerText`)(ctx, tg)
+		return err
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if title != "ACE edit report: northwind.pptx" {
+		t.Fatalf("title %q: deck text ran as script or the page broke", title)
+	}
+	if decoded != 3 {
+		t.Fatalf("%d pictures decoded in the browser, want 3 (before+after, before of the removed slide)", decoded)
+	}
+	for _, want := range []string{"Slide 2 before", "Slide 5 after (removed)", "Retitle slide 2", `<script>document.title="pwned"</script>`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("page text lacks %q", want)
+		}
+	}
+}
+
+func TestIndexPage(t *testing.T) {
+	var b bytes.Buffer
+	s := 3.0
+	err := WriteIndex(&b, Batch{ID: "b1", Recipe: "rebrand", Rows: []Row{
+		{Deck: "a.pptx", Page: "a.html", Outcome: "succeeded", Changed: 4},
+		{Deck: "b.pptx", Outcome: "failed", Reason: "import b.pptx: not a zip file", Score: &s},
+		{Deck: "c.pptx", Outcome: "succeeded"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := b.String()
+	for _, want := range []string{"2 succeeded", "1 failed", `href="a.html"`, "not a zip file", "3.0"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("index lacks %q", want)
+		}
+	}
+}
