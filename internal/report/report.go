@@ -32,11 +32,11 @@ type Edit struct {
 	DiffEntries int     // distinct edits d
 	Similarity  float64 // 1 - d/(d+100)
 	Iterations  []Iteration
-	Checks      []Check    // recipe expectations
-	Violations  []string   // geometry violations of the final deck that the original lacked
+	Checks      []Check  // recipe expectations
+	Violations  []string // geometry violations of the final deck that the original lacked
 	Warnings    []string
 	Usage       Usage
-	Timings     []Timing   // per step, in order
+	Timings     []Timing // per step, in order
 	Started     time.Time
 }
 

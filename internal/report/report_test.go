@@ -82,7 +82,7 @@ func TestEditPageInARealBrowser(t *testing.T) {
 	var title, text string
 	var decoded int
 	err = chromedp.Do(bctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-		if _, err := chromedp.Navigate("file://" + path)(ctx, tg); err != nil {
+		if _, err := chromedp.Navigate("file://"+path)(ctx, tg); err != nil {
 			return err
 		}
 		if _, err := chromedp.WaitReady("body")(ctx, tg); err != nil {
