@@ -1,0 +1,254 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/scenegraph"
+)
+
+// DefaultMaxTurns is the per-task cap on agent turns (model rounds); the
+// paper ran up to 35 (ACE §3.3 settings).
+const DefaultMaxTurns = 35
+
+// DefaultMaxTokens caps one completion (the paper's max_tokens 16,384).
+const DefaultMaxTokens = 16384
+
+// maxRepairRounds bounds consecutive follow-up rounds that exist only to
+// let the model correct failed calls.
+const maxRepairRounds = 2
+
+// Call is one tool call as the agent applies it.
+type Call struct {
+	Tool string          `json:"tool"`
+	Args json.RawMessage `json:"args,omitempty"`
+}
+
+// Applied is what a Toolbox reports after one call.
+type Applied struct {
+	// Result is the JSON handed back to the model as the tool result.
+	Result json.RawMessage
+	// Created lists ids the call created.
+	Created []string
+}
+
+// Toolbox is the action space as the agent needs it: the function
+// definitions to offer, whether a name is a known (read-only) tool, and a
+// way to apply one call to a deck. Apply must not modify d; on failure it
+// returns d and an error whose text is written for the model.
+// ToolsRegistry (tools_adapter.go) adapts internal/tools.
+type Toolbox interface {
+	Functions() []openai.Tool
+	Lookup(name string) (readOnly, ok bool)
+	Apply(d *scenegraph.Deck, c Call) (*scenegraph.Deck, Applied, error)
+}
+
+// Agent runs the design agent.
+type Agent struct {
+	LLM   *llm.Client
+	Tools Toolbox
+	// MaxTokens per completion; 0 = DefaultMaxTokens.
+	MaxTokens int
+}
+
+// Input is one act step.
+type Input struct {
+	Deck *scenegraph.Deck
+	// Mode is the CARE context mode; Context the routed context text.
+	Mode, Context string
+	// Instruction is the user's request; Feedback the previous iteration's
+	// wrapped critique (empty on iteration 1).
+	Instruction, Feedback string
+	// MaxTurns is how many model rounds this step may use (the task's
+	// remaining budget); 0 = DefaultMaxTurns.
+	MaxTurns int
+}
+
+// ToolError is a call that failed, as the model was told.
+type ToolError struct {
+	Turn int    `json:"turn"`
+	Tool string `json:"tool"`
+	// Kind: "unknown_tool", "malformed_arguments", "stale_id" or "tool_error".
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+	Args    string `json:"args,omitempty"` // as sent, truncated to 300 bytes
+}
+
+// Output is what the act step did.
+type Output struct {
+	// Deck is the edited working copy (the input deck when nothing applied).
+	Deck *scenegraph.Deck `json:"-"`
+	// Calls are the calls that applied, in order; replaying them on the
+	// input deck gives Deck.
+	Calls []Call `json:"calls"`
+	// Turns is the number of model rounds used.
+	Turns  int         `json:"turns"`
+	Errors []ToolError `json:"errors,omitempty"`
+	LLM    []llm.Call  `json:"llm"`
+	// Summary is the model's closing text, if any.
+	Summary string `json:"summary,omitempty"`
+	// Stopped says why the step ended: "done" (a round needed no
+	// follow-up), "no_calls", "turn_cap", "repair_cap".
+	Stopped string `json:"stopped"`
+}
+
+// Messages builds the first request's messages: the byte-stable prefix as
+// the system message, then the user message.
+func Messages(in Input) []openai.ChatCompletionMessage {
+	n := 0
+	if in.Deck != nil {
+		n = len(in.Deck.Slides)
+	}
+	return []openai.ChatCompletionMessage{
+		{Role: openai.ChatMessageRoleSystem, Content: Prefix(in.Mode)},
+		{Role: openai.ChatMessageRoleUser, Content: UserMessage(n, in.Mode, in.Context, in.Instruction, in.Feedback)},
+	}
+}
+
+// Act runs one act step: a model round, the calls applied one by one to a
+// working copy, and follow-up rounds while the model needs to see results.
+// An error is returned only when no round could be completed (no model,
+// transport failure after retries, context too long); tool failures are
+// told to the model and recorded in Output.Errors.
+func (a *Agent) Act(ctx context.Context, in Input) (*Output, error) {
+	if in.Deck == nil {
+		return nil, errors.New("agent: no deck given")
+	}
+	if a.Tools == nil {
+		return nil, errors.New("agent: no toolbox configured")
+	}
+	if _, err := a.LLM.Model(llm.RoleAgent); err != nil {
+		return nil, fmt.Errorf("a natural-language edit needs a model: %w", err)
+	}
+	maxTurns := in.MaxTurns
+	if maxTurns <= 0 {
+		maxTurns = DefaultMaxTurns
+	}
+	maxTokens := a.MaxTokens
+	if maxTokens <= 0 {
+		maxTokens = DefaultMaxTokens
+	}
+	out := &Output{Deck: in.Deck}
+	msgs := Messages(in)
+	fns := a.Tools.Functions()
+	repairs := 0
+	for {
+		if out.Turns >= maxTurns {
+			out.Stopped = "turn_cap"
+			return out, nil
+		}
+		resp, err := a.LLM.Chat(ctx, llm.Request{
+			Role: llm.RoleAgent, Purpose: "act", Messages: msgs, Tools: fns,
+			Temperature: 0, MaxTokens: maxTokens,
+		})
+		out.LLM = append(out.LLM, resp.Call)
+		if err != nil {
+			if out.Turns > 0 {
+				// Keep what earlier rounds applied; the loop judges it.
+				out.Stopped = "llm_error: " + err.Error()
+				return out, nil
+			}
+			return out, err
+		}
+		out.Turns++
+		turn := out.Turns
+		msg := resp.Message
+		if len(msg.ToolCalls) == 0 {
+			out.Summary = strings.TrimSpace(msg.Content)
+			if turn == 1 {
+				out.Stopped = "no_calls"
+			} else {
+				out.Stopped = "done"
+			}
+			return out, nil
+		}
+		msgs = append(msgs, openai.ChatCompletionMessage{
+			Role: openai.ChatMessageRoleAssistant, Content: msg.Content, ToolCalls: msg.ToolCalls,
+		})
+		needRead, needIDs, failed := false, false, false
+		for _, tc := range msg.ToolCalls {
+			result, terr := a.run(out, turn, tc, &needRead, &needIDs)
+			if terr != nil {
+				failed = true
+			}
+			msgs = append(msgs, openai.ChatCompletionMessage{
+				Role: openai.ChatMessageRoleTool, ToolCallID: tc.ID, Name: tc.Function.Name, Content: result,
+			})
+		}
+		switch {
+		case needRead || needIDs:
+			repairs = 0
+		case failed && repairs < maxRepairRounds:
+			repairs++
+		case failed:
+			out.Stopped = "repair_cap"
+			return out, nil
+		default:
+			out.Stopped = "done"
+			return out, nil
+		}
+	}
+}
+
+// run applies one tool call and returns the tool-result text for the model.
+func (a *Agent) run(out *Output, turn int, tc openai.ToolCall, needRead, needIDs *bool) (string, error) {
+	name := tc.Function.Name
+	args := strings.TrimSpace(tc.Function.Arguments)
+	fail := func(kind string, err error) (string, error) {
+		out.Errors = append(out.Errors, ToolError{Turn: turn, Tool: name, Kind: kind, Message: err.Error(), Args: truncate(args, 300)})
+		b, _ := json.Marshal(map[string]string{"error": err.Error()})
+		return string(b), err
+	}
+	readOnly, ok := a.Tools.Lookup(name)
+	if !ok {
+		return fail("unknown_tool", fmt.Errorf("unknown tool %q: call only the functions offered in this request", name))
+	}
+	if args == "" {
+		args = "{}"
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(args), &obj); err != nil {
+		return fail("malformed_arguments", fmt.Errorf("the arguments of %s are not a valid JSON object (%v); nothing was applied, resend the call with well-formed JSON", name, err))
+	}
+	next, res, err := a.Tools.Apply(out.Deck, Call{Tool: name, Args: json.RawMessage(args)})
+	if err != nil {
+		kind := "tool_error"
+		if isStale(err) {
+			kind = "stale_id"
+		}
+		return fail(kind, err)
+	}
+	out.Deck = next
+	out.Calls = append(out.Calls, Call{Tool: name, Args: json.RawMessage(args)})
+	if readOnly {
+		*needRead = true
+	}
+	if len(res.Created) > 0 && createsSlide(name) {
+		// A standalone create_slide: the model learns the id only now and
+		// must populate the slide in a follow-up (App. Q.1 rule 8).
+		*needIDs = true
+	}
+	return string(res.Result), nil
+}
+
+func createsSlide(tool string) bool {
+	return tool == "create_slide" || tool == "duplicate_slide"
+}
+
+func isStale(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "stale") || strings.Contains(s, "not found")
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}

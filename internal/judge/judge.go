@@ -1,0 +1,157 @@
+package judge
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/acecanvas/ace/internal/llm"
+)
+
+// Judge calls the judge model.
+type Judge struct {
+	LLM *llm.Client
+	// MaxTokens per judge answer; 0 = 1024.
+	MaxTokens int
+}
+
+// Image is a rendered slide.
+type Image struct {
+	SlideID string
+	PNG     []byte
+}
+
+// IFInput is one instruction-following judgement.
+type IFInput struct {
+	Instruction string
+	// Diff is the JsonDiff text of origin vs current, with the origin's
+	// per-slide snapshot appended (diff.Diff.Text).
+	Diff string
+	// Images of the changed slides; pass them only when the diff touches
+	// visual content (diff.Diff.TouchesVisual), as in ACE App. E.
+	Images []Image
+}
+
+// Verdict is a judge's answer.
+type Verdict struct {
+	// Score 0..5, nil when missing (no parseable answer after the retry).
+	Score  *float64 `json:"score,omitempty"`
+	Reason string   `json:"reason,omitempty"`
+	// Missing is set when both attempts failed to parse; Problem says why.
+	Missing bool       `json:"missing,omitempty"`
+	Problem string     `json:"problem,omitempty"`
+	Calls   []llm.Call `json:"calls"`
+}
+
+// IF runs the instruction-following judge. A transport failure (after the
+// client's retries) is returned as an error together with the calls made;
+// an unparseable answer is retried once and then reported as Missing.
+func (j *Judge) IF(ctx context.Context, in IFInput) (Verdict, error) {
+	user := fmt.Sprintf(ifUser, strings.TrimSpace(in.Instruction), strings.TrimSpace(in.Diff))
+	return j.ask(ctx, "judge-if", ifSystem, userMessage(user, in.Images, "Rendered images of the edited slides:"),
+		"instruction_following_score", "instruction_following_reason")
+}
+
+// VQInput is one visual-quality judgement over the changed slides.
+type VQInput struct {
+	Images []Image
+}
+
+// VQ runs the visual-quality judge. It is reported, never a stopping
+// signal (ACE §5.2). No images means nothing to judge: an empty Verdict.
+func (j *Judge) VQ(ctx context.Context, in VQInput) (Verdict, error) {
+	if len(in.Images) == 0 {
+		return Verdict{Missing: true, Problem: "no rendered slides"}, nil
+	}
+	return j.ask(ctx, "judge-vq", vqSystem, userMessage("Grade these slides.", in.Images, ""),
+		"visual_quality_score", "visual_quality_reason")
+}
+
+func userMessage(text string, images []Image, caption string) openai.ChatCompletionMessage {
+	if len(images) == 0 {
+		return openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: text}
+	}
+	parts := []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeText, Text: text}}
+	if caption != "" {
+		parts = append(parts, openai.ChatMessagePart{Type: openai.ChatMessagePartTypeText, Text: caption})
+	}
+	for _, im := range images {
+		parts = append(parts,
+			openai.ChatMessagePart{Type: openai.ChatMessagePartTypeText, Text: "Slide " + im.SlideID + ":"},
+			openai.ChatMessagePart{Type: openai.ChatMessagePartTypeImageURL, ImageURL: &openai.ChatMessageImageURL{
+				URL: "data:image/png;base64," + base64.StdEncoding.EncodeToString(im.PNG), Detail: openai.ImageURLDetailAuto}})
+	}
+	return openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, MultiContent: parts}
+}
+
+func (j *Judge) ask(ctx context.Context, purpose, system string, user openai.ChatCompletionMessage, scoreKey, reasonKey string) (Verdict, error) {
+	maxTok := j.MaxTokens
+	if maxTok <= 0 {
+		maxTok = 1024
+	}
+	msgs := []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleSystem, Content: system}, user}
+	var v Verdict
+	for attempt := 0; attempt < 2; attempt++ {
+		resp, err := j.LLM.Chat(ctx, llm.Request{Role: llm.RoleJudge, Purpose: purpose, Messages: msgs,
+			Temperature: 0, MaxTokens: maxTok, JSON: true})
+		v.Calls = append(v.Calls, resp.Call)
+		if err != nil {
+			return v, err
+		}
+		score, reason, perr := ParseVerdict(resp.Message.Content, scoreKey, reasonKey)
+		if perr == nil {
+			v.Score, v.Reason, v.Missing, v.Problem = &score, reason, false, ""
+			return v, nil
+		}
+		v.Missing, v.Problem = true, perr.Error()
+		// One retry: show the model its answer and what was wrong with it.
+		msgs = append(msgs,
+			openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: resp.Message.Content},
+			openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: fmt.Sprintf(
+				"That answer could not be used: %v. Reply with exactly one JSON object of the form {\"%s\": <integer 0-5>, \"%s\": \"...\"} and nothing else.",
+				perr, scoreKey, reasonKey)})
+	}
+	return v, nil
+}
+
+// ParseVerdict reads a judge answer: one JSON object (a ```json fence
+// around it is tolerated) with scoreKey a number in 0..5 and reasonKey a
+// non-empty string. Anything else is an error saying what is wrong.
+func ParseVerdict(text, scoreKey, reasonKey string) (float64, string, error) {
+	s := strings.TrimSpace(text)
+	if strings.HasPrefix(s, "```") {
+		s = strings.TrimPrefix(s, "```json")
+		s = strings.TrimPrefix(s, "```")
+		s = strings.TrimSuffix(strings.TrimSpace(s), "```")
+		s = strings.TrimSpace(s)
+	}
+	if s == "" {
+		return 0, "", errors.New("the answer is empty")
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		return 0, "", fmt.Errorf("the answer is not a JSON object (%v)", err)
+	}
+	raw, ok := m[scoreKey]
+	if !ok {
+		return 0, "", fmt.Errorf("the field %q is missing", scoreKey)
+	}
+	var score float64
+	if err := json.Unmarshal(raw, &score); err != nil {
+		return 0, "", fmt.Errorf("%q is not a number: %s", scoreKey, raw)
+	}
+	if math.IsNaN(score) || score < 0 || score > 5 {
+		return 0, "", fmt.Errorf("%q is %v, outside 0..5", scoreKey, score)
+	}
+	var reason string
+	if r, ok := m[reasonKey]; !ok || json.Unmarshal(r, &reason) != nil || strings.TrimSpace(reason) == "" {
+		return 0, "", fmt.Errorf("the field %q is missing or not a non-empty string", reasonKey)
+	}
+	return score, strings.TrimSpace(reason), nil
+}

@@ -1,0 +1,59 @@
+package judge
+
+// ifSystem restates the IF judge of ACE App. Q.2 in our own words.
+const ifSystem = `You grade INSTRUCTION FOLLOWING for edits to slide decks. Be strict.
+
+What you get:
+- The instruction the editing agent received.
+- The agent's actual edits: a structured diff between the ORIGINAL deck and the EDITED deck. There is no reference answer; you judge whether the edits do what the instruction asks.
+  "Added" = created by the agent, "Removed" = deleted by the agent, "Modified" = kept but changed, "moved" = re-parented, reorder and z-order entries = stacking or order changes.
+- Below the diff, a per-slide snapshot of the ORIGINAL deck (text, alignment, fonts, shapes). Use it when a slide has no diff entry: for "do X on every slide" a missing entry may mean the agent skipped the slide, or that the slide already satisfied the request. Only count it as a miss if the snapshot shows the slide needed the change.
+- Sometimes: rendered images of the edited slides. Use them for what the diff cannot show (does an added picture show what was asked, does the placement match the intent). They are not a target to compare against; do not grade style.
+
+How to judge:
+- An empty or nearly empty diff almost always means the instruction was not carried out: score low.
+- Accept any valid way of doing the edit. Exact positions and sizes matter only when the instruction specifies them; differences of about 1% are noise. Focus on meaning: text, fonts, colours, structure, order.
+- Tables, charts, lists and diagrams are built from frames, cells, shapes and text nodes; edits to those parts ARE edits to the table/chart/list. Layer names are arbitrary; judge a node by where it sits and what its siblings got.
+- Sorting or reordering shows up as many order/position entries under one parent: read them together as one operation and check the final order. Bringing to front / sending back is judged by the final stacking.
+- Edits the instruction did not ask for count against the score.
+- For translation or summarisation, meaning matters more than exact wording.
+- When unsure between two scores, give the lower one.
+
+Score (integer 0-5):
+5 every requested change is present and exactly right, nothing missing, nothing extra.
+4 every requested change is present and essentially right; one tiny inaccuracy.
+3 most requested changes are present but at least one is incomplete, wrong or missing a detail.
+2 only some requested changes are present; clear misses.
+1 the requested changes are mostly absent or substantially wrong.
+0 the edits ignore or contradict the instruction.
+
+Answer with one JSON object and nothing else:
+{"instruction_following_score": <0-5>, "instruction_following_reason": "<one or two sentences naming the specific evidence and, if below 5, exactly what is still wrong or missing>"}`
+
+// ifUser frames one case (App. Q.2, user prompt).
+const ifUser = `INSTRUCTION (what the agent was asked to do):
+%s
+
+AGENT'S EDITS (original deck -> edited deck):
+%s
+
+Decide:
+- Did the edits carry out what the instruction requires, on every place it applies?
+- Are they limited to what was asked?
+- An empty or trivial diff for an instruction that clearly needs changes scores 0 or 1; precise, complete edits score 4 or 5.
+- Edits inside a table/chart/list/diagram's frames and text are edits to that structure.
+Judge whether the semantic intent of the instruction was achieved. Your reason is sent back to the agent as its next instruction, so say concretely what remains to fix.`
+
+// vqSystem is the VQ judge (ACE §4.1): renders only, rubric for alignment,
+// layout and style; no reference image.
+const vqSystem = `You grade the VISUAL QUALITY of presentation slides from their rendered images.
+Look at each slide as a professional designer would:
+- Alignment: elements line up on shared edges and centres; spacing is consistent.
+- Layout: nothing overlaps unintentionally, nothing is cut off or runs outside the slide, text fits its box, there is a clear hierarchy and balanced white space.
+- Style: fonts, sizes and colours are consistent within the slide and with the rest of the deck; text is legible with enough contrast.
+Do not grade whether the content is correct; only how it looks.
+
+Score (integer 0-5): 5 polished and professional; 4 good with minor flaws; 3 acceptable but with visible problems; 2 several clear problems; 1 badly broken layout; 0 unreadable or empty.
+
+Answer with one JSON object and nothing else:
+{"visual_quality_score": <0-5>, "visual_quality_reason": "<one or two sentences naming the most important visual problems, or why it looks right>"}`
