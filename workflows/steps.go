@@ -117,10 +117,11 @@ type ApplyOutput struct {
 
 // Violation is one measured layout problem (internal/render).
 type Violation struct {
-	Key     string `json:"key"`
-	Kind    string `json:"kind"`
-	SlideID string `json:"slideId"`
-	Message string `json:"message,omitempty"`
+	Key     string   `json:"key"`
+	Kind    string   `json:"kind"`
+	SlideID string   `json:"slideId"`
+	NodeIDs []string `json:"nodeIds,omitempty"`
+	Reason  string   `json:"reason,omitempty"`
 }
 
 // RenderInput renders DeckRef; with Baseline set (the origin's

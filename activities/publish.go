@@ -1,0 +1,46 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"google.golang.org/protobuf/proto"
+
+	acev1 "github.com/acecanvas/ace/proto/ace/v1"
+)
+
+// Publish sends the final EditResult to ACE_EVENTS on
+// ace.events.<batch>.<deck> as a terminal Progress event. The Nats-Msg-Id is
+// "<job id>:result", so a retried Publish (or a workflow re-run after a
+// crash) is dropped by the stream's duplicate window: one result per job.
+func (a *Activities) Publish(ctx context.Context, res *acev1.EditResult) error {
+	if a.JS == nil {
+		return errors.New("this worker has no NATS connection for results")
+	}
+	batch, deck := acev1.SplitJobID(res.JobId)
+	phase := acev1.Phase_PHASE_DONE
+	if res.Status == acev1.EditStatus_EDIT_STATUS_FAILED || res.Status == acev1.EditStatus_EDIT_STATUS_CANCELED {
+		phase = acev1.Phase_PHASE_FAILED
+	}
+	ev := &acev1.Progress{BatchId: res.BatchId, DeckKey: deck, JobId: res.JobId, Phase: phase,
+		Iteration: int32(len(res.Iterations)), Message: res.Reason, UnixMs: time.Now().UnixMilli(), Result: res}
+	data, err := proto.Marshal(ev)
+	if err != nil {
+		return err
+	}
+	msg := nats.NewMsg(acev1.EventSubject(batch, deck))
+	msg.Data = data
+	msg.Header.Set(nats.MsgIdHdr, res.JobId+":result")
+	InjectTrace(ctx, msg.Header)
+	if _, err := a.JS.PublishMsg(ctx, msg); err != nil {
+		return fmt.Errorf("publish result of %s: %w", res.JobId, err)
+	}
+	return nil
+}
+
+// InjectTrace is set by internal/telemetry wiring to copy the span context
+// into NATS headers; a no-op until then.
+var InjectTrace = func(ctx context.Context, h nats.Header) {}
