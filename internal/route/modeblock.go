@@ -1,0 +1,34 @@
+package route
+
+import "fmt"
+
+// ModeBlock is the short prose the agent's prompt puts before the routed
+// context, saying what the context holds and how to read it (ACE App.
+// Q.1.1, Listings 7-10; our wording).
+func ModeBlock(mode Mode, slideCount int) string {
+	switch mode {
+	case Micro:
+		return `Context mode: MICRO_SPATIAL (targeted editing).
+The JSON below is the full scene graph of the target slide(s); every other slide is listed by id and name only.
+Each node's x and y are relative to its PARENT (its relativeTransform offset); w and h are its size in px. Move and resize tools take parent-relative coordinates, so derive them from x/y, not from slide positions.
+Keys: t type, n name, txt characters, font "family size weight", runs per-character style overrides [s, e), fill/stroke colours "#RRGGBB" (=token when bound to a theme colour), kids children.
+The whole deck is loaded: reference any node by id; use the get_* tools for slides not shown.`
+	case Macro:
+		return `Context mode: MACRO_PROGRAMMATIC (batch operations).
+The JSON below is a skeleton of the whole deck: node ids, types, names, text and fonts. Colours, fills and strokes are left out.
+Nodes on target slides carry b = [x, y, w, h], their box in slide coordinates (px), for reasoning about layout and overlap.
+Find EVERY node the instruction applies to and emit a tool call for each; batch them in one batch_execute.
+The whole deck is loaded: reference any node by id; use get_node_info when you need a colour or a box the skeleton omits.`
+	case Systemic:
+		return `Context mode: SYSTEMIC_TOKEN (design-token operations).
+The JSON below summarises the deck's design system: theme colours and fonts, every colour in use (as fill, stroke, text or slide background) and every font, with the slides that use them.
+Prefer replace_color for deck-wide colour changes and set_text_font for typeface changes; target colours and fonts by value rather than listing nodes.
+Slides are given by 1-based number. The whole deck is loaded: get_all_slides lists slide ids; use the get_* tools to inspect nodes.`
+	case Full:
+		return `Context mode: FULL.
+The JSON below is the whole deck: design tokens and the full scene graph of every slide. Node x and y are relative to the parent; w and h are sizes in px.`
+	}
+	return fmt.Sprintf(`Presentation overview.
+The presentation has %d slide(s) and is already loaded; no document structure is provided.
+Use get_all_slides to list slide ids, then get_node_info or scan_text_nodes to inspect what you need. Export a slide image only when visual context is essential.`, slideCount)
+}
