@@ -15,9 +15,13 @@ import (
 // (Debian fonts-noto-core, fonts-noto-cjk) whatever the deck names.
 // Metric-compatible substitutes come first for the Office faces decks name
 // most (Carlito for Calibri, Caladea for Cambria, Liberation for Arial,
-// Times New Roman and Courier New), so line breaks match PowerPoint's.
+// Times New Roman and Courier New), so line breaks match PowerPoint's. A
+// face that is not installed and has no known substitute falls to Noto
+// Sans (or Noto Serif for serif designs), the face fontconfig, and so
+// LibreOffice, picks on this machine.
 var (
-	latinFallback   = []string{"Liberation Sans", "Noto Sans"}
+	sansFallback    = []string{"Noto Sans", "Liberation Sans"}
+	serifFallback   = []string{"Noto Serif", "Liberation Serif"}
 	eastAsianChain  = []string{"Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Sans CJK KR", "Noto Sans CJK TC", "Droid Sans Fallback"}
 	complexChain    = []string{"Noto Sans Arabic", "Noto Naskh Arabic", "Noto Sans Hebrew", "Noto Sans Thai", "Noto Sans Devanagari", "Noto Sans Bengali"}
 	symbolChain     = []string{"Noto Sans Symbols", "Noto Sans Symbols2", "Noto Color Emoji", "DejaVu Sans", "sans-serif"}
@@ -28,17 +32,39 @@ var (
 		"arial":           {"Liberation Sans"},
 		"helvetica":       {"Liberation Sans"},
 		"helvetica neue":  {"Liberation Sans"},
-		"segoe ui":        {"Noto Sans", "Liberation Sans"},
 		"times new roman": {"Liberation Serif"},
 		"times":           {"Liberation Serif"},
-		"georgia":         {"Noto Serif", "Liberation Serif"},
 		"courier new":     {"Liberation Mono"},
-		"consolas":        {"Liberation Mono"},
+		"courier":         {"Liberation Mono"},
+		"consolas":        {"Liberation Mono", "DejaVu Sans Mono"},
 		"arial narrow":    {"Liberation Sans Narrow"},
-		"inter":           {"Noto Sans", "Liberation Sans"},
-		"roboto":          {"Noto Sans", "Liberation Sans"},
+		"microsoft yahei": {"Noto Sans CJK SC"},
+		"微软雅黑":            {"Noto Sans CJK SC"},
+		"simhei":          {"Noto Sans CJK SC"},
+		"simsun":          {"Noto Serif CJK SC"},
+		"ms gothic":       {"Noto Sans CJK JP"},
+		"ms mincho":       {"Noto Serif CJK JP"},
+		"yu gothic":       {"Noto Sans CJK JP"},
+		"malgun gothic":   {"Noto Sans CJK KR"},
 	}
+	serifWords = []string{"serif", "times", "georgia", "garamond", "cambria", "playfair", "alice", "baskerville",
+		"bodoni", "caslon", "didot", "palatino", "book antiqua", "merriweather", "lora", "minion", "constantia",
+		"century schoolbook", "rockwell", "mincho", "song", "batang", "crimson", "libre caslon", "cormorant"}
 )
+
+// isSerif guesses whether a face is a serif design from its name.
+func isSerif(name string) bool {
+	n := strings.ToLower(name)
+	if strings.Contains(n, "sans") {
+		return false
+	}
+	for _, w := range serifWords {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // safeFontName keeps letters, digits, spaces and a few punctuation marks, so
 // a family name can be quoted in CSS without escaping ("x');url(..." loses
@@ -136,7 +162,11 @@ func (b *builder) fontStackFor(s scenegraph.TypeStyle, slot int) string {
 	}
 	latinPart := func() {
 		withSubs(latin)
-		for _, f := range latinFallback {
+		fb := sansFallback
+		if isSerif(resolve(latin)) {
+			fb = serifFallback
+		}
+		for _, f := range fb {
 			add(f)
 		}
 	}

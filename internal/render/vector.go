@@ -81,11 +81,13 @@ func (b *builder) connector(n, parent *scenegraph.Node) {
 		p0, ok0 := b.endpoint(n.Connector.Start, parent)
 		p1, ok1 := b.endpoint(n.Connector.End, parent)
 		if ok0 && ok1 {
-			// Express in the node's local space: undo its offset (connectors
-			// with endpoints are unrotated in practice).
-			tx, ty := n.Transform.X(), n.Transform.Y()
-			x0, y0, x1, y1 = p0.X-tx, p0.Y-ty, p1.X-tx, p1.Y-ty
-			local = false
+			// Express the parent-space ends in the node's local space (the
+			// div is placed and rotated by the node's transform).
+			if inv, ok := invert(n.Transform); ok {
+				q0, q1 := inv.Apply(p0), inv.Apply(p1)
+				x0, y0, x1, y1 = q0.X, q0.Y, q1.X, q1.Y
+				local = false
+			}
 		}
 	}
 	_ = local
@@ -207,4 +209,21 @@ func (b *builder) math(n *scenegraph.Node) {
 		col = cssColor(*n.Math.Color, 1)
 	}
 	b.w(fmt.Sprintf(`<div class="mx" style="font-size:%s;color:%s"></div>`, px(size), col))
+}
+
+// invert returns the inverse of an affine transform, ok false when it is
+// singular.
+func invert(t scenegraph.Transform) (scenegraph.Transform, bool) {
+	if t.IsZero() {
+		t = scenegraph.Identity
+	}
+	a, c, e := t[0][0], t[0][1], t[0][2]
+	b, d, f := t[1][0], t[1][1], t[1][2]
+	det := a*d - b*c
+	if math.Abs(det) < 1e-12 {
+		return scenegraph.Transform{}, false
+	}
+	ia, ic := d/det, -c/det
+	ib, id := -b/det, a/det
+	return scenegraph.Transform{{ia, ic, -(ia*e + ic*f)}, {ib, id, -(ib*e + id*f)}}, true
 }
