@@ -84,8 +84,8 @@ func SSIM(a, b image.Image) float64 {
 	h := max(8, a.Bounds().Dy()*w/max(1, a.Bounds().Dx()))
 	la, lb := luma(a, w, h), luma(b, w, h)
 	const (
-		c1 = (0.01 * 255) * (0.01 * 255)
-		c2 = (0.03 * 255) * (0.03 * 255)
+		c1  = (0.01 * 255) * (0.01 * 255)
+		c2  = (0.03 * 255) * (0.03 * 255)
 		win = 8
 	)
 	var sum float64
