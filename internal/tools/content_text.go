@@ -9,7 +9,8 @@ import (
 
 type setTextArgs struct {
 	NodeID string `json:"nodeId" desc:"TEXT node, shape with text, or table cell."`
-	Text   string `json:"text" desc:"New characters; \\n separates paragraphs. Range styles are reset, the base style is kept."`
+	Text   string `json:"text" desc:"New characters; \\n separates paragraphs. Range styles are reset, the base style is kept. With find: the replacement for each occurrence."`
+	Find   string `json:"find,omitempty" desc:"Replace only the occurrences of this text (case-sensitive) by text; every other character keeps its style and the replacement takes the style of what it replaces (find-and-replace, e.g. renaming a company)."`
 }
 
 type multiTextArgs struct {
@@ -105,11 +106,17 @@ func (e *Env) textNode(id string) (*sg.Node, error) {
 func contentTextTools() []Tool {
 	return []Tool{
 		def(ModuleContent, "set_text_content", false,
-			"Replace the text of a TEXT node, a shape with text or a table cell. The base style and paragraph styles are kept; per-range styling is reset.",
+			"Replace the text of a TEXT node, a shape with text or a table cell. The base style and paragraph styles are kept; per-range styling is reset. With find, replace only the occurrences of find and keep every character's style (find-and-replace).",
 			func(e *Env, a *setTextArgs) (Result, error) {
 				n, err := e.textNode(a.NodeID)
 				if err != nil {
 					return Result{}, err
+				}
+				if a.Find != "" {
+					if _, err := replaceText(n, a.Find, a.Text); err != nil {
+						return Result{}, err
+					}
+					return changed(n.ID), nil
 				}
 				if err := setCharacters(n, a.Text); err != nil {
 					return Result{}, err
@@ -125,7 +132,11 @@ func contentTextTools() []Tool {
 					if err != nil {
 						return Result{}, fmt.Errorf("items[%d]: %w", i, err)
 					}
-					if err := setCharacters(n, it.Text); err != nil {
+					if it.Find != "" {
+						if _, err := replaceText(n, it.Find, it.Text); err != nil {
+							return Result{}, fmt.Errorf("items[%d]: %w", i, err)
+						}
+					} else if err := setCharacters(n, it.Text); err != nil {
 						return Result{}, fmt.Errorf("items[%d]: %w", i, err)
 					}
 					res.Changed = append(res.Changed, n.ID)

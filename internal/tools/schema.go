@@ -84,13 +84,12 @@ func (b *schemaBuilder) typeSchema(t reflect.Type, _ string) map[string]any {
 		var required []string
 		for i := 0; i < t.NumField(); i++ {
 			f := t.Field(i)
-			if !f.IsExported() {
-				continue
-			}
 			tag := f.Tag.Get("json")
 			if tag == "-" {
 				continue
 			}
+			// encoding/json promotes the exported fields of an embedded
+			// struct, exported or not; the schema does the same.
 			if f.Anonymous && tag == "" && f.Type.Kind() == reflect.Struct {
 				// embedded argument groups flatten into the object
 				sub := b.typeSchema(f.Type, "")
@@ -100,6 +99,9 @@ func (b *schemaBuilder) typeSchema(t reflect.Type, _ string) map[string]any {
 				if r, ok := sub["required"].([]string); ok {
 					required = append(required, r...)
 				}
+				continue
+			}
+			if !f.IsExported() {
 				continue
 			}
 			name, opts, _ := strings.Cut(tag, ",")

@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	sg "github.com/acecanvas/ace/internal/scenegraph"
@@ -120,7 +121,7 @@ func readItems(root *sg.Node, kind string) []saItem {
 // buildSmartArt fills root (a FRAME with its size set) with the diagram.
 func (e *Env) buildSmartArt(root *sg.Node, kind string, items []saItem, col sg.Color) []string {
 	var created []string
-	for _, c := range root.Children {
+	for _, c := range slices.Clone(root.Children) {
 		e.detach(c)
 	}
 	root.Children = nil
