@@ -26,11 +26,11 @@ type Record struct {
 	Route      RouteRecord       `json:"route"`
 	Iterations []IterationRecord `json:"iterations"`
 	// Usage sums every model call of the task: router, agent and judges.
-	Usage      llm.Usage      `json:"usage"`
-	Policy     policy.Config  `json:"policy"`
-	AgentTurns int            `json:"agentTurns"`
-	DurationMS int64          `json:"durationMs"`
-	Error      string         `json:"error,omitempty"`
+	Usage      llm.Usage     `json:"usage"`
+	Policy     policy.Config `json:"policy"`
+	AgentTurns int           `json:"agentTurns"`
+	DurationMS int64         `json:"durationMs"`
+	Error      string        `json:"error,omitempty"`
 }
 
 // RouteRecord is the CARE decision.

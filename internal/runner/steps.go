@@ -104,15 +104,15 @@ type ActInput struct {
 // the snapshot of its working copy (Apply replays Calls on DeckRef to the
 // same snapshot).
 type ActOutput struct {
-	Calls    []agent.Call      `json:"calls"`
-	DeckRef  string            `json:"deckRef"`
-	Turns    int               `json:"turns"`
-	Errors   []agent.ToolError `json:"toolErrors,omitempty"`
-	LLM      []llm.Call        `json:"llm"`
-	Stopped  string            `json:"stopped"`
-	Summary  string            `json:"summary,omitempty"`
-	Context  int               `json:"contextBytes"` // size of the routed context sent
-	Mode     string            `json:"mode"`
+	Calls   []agent.Call      `json:"calls"`
+	DeckRef string            `json:"deckRef"`
+	Turns   int               `json:"turns"`
+	Errors  []agent.ToolError `json:"toolErrors,omitempty"`
+	LLM     []llm.Call        `json:"llm"`
+	Stopped string            `json:"stopped"`
+	Summary string            `json:"summary,omitempty"`
+	Context int               `json:"contextBytes"` // size of the routed context sent
+	Mode    string            `json:"mode"`
 }
 
 // Act serialises the routed context of the current snapshot and runs the
