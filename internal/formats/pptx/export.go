@@ -188,6 +188,9 @@ func (ex *exporter) presentation(plan []plannedSlide) error {
 	}
 	lst.WriteString("</p:sldIdLst>")
 	root := im.pres
+	if err := ensurePrefixes(root, im.presPart); err != nil {
+		return err
+	}
 	old := root.child(nsP, "sldIdLst")
 	repl := rawNode(lst.String())
 	if old != nil {

@@ -241,7 +241,7 @@ func (o *outPkg) write() ([]byte, error) {
 			return nil, fmt.Errorf("part %s: no content", name)
 		}
 		if err := zw.Copy(zf); err != nil {
-			return nil, fmt.Errorf("part %s: %v", name, err)
+			return nil, fmt.Errorf("part %s of the original package is damaged (%v); repair the file in PowerPoint and import it again", name, err)
 		}
 	}
 	if err := zw.Close(); err != nil {
