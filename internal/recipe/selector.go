@@ -1,0 +1,383 @@
+package recipe
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	sg "github.com/acecanvas/ace/internal/scenegraph"
+)
+
+// Selector picks nodes of a deck. Every field that is set must hold (AND).
+//
+//	type:        TEXT | [TEXT, TABLE_CELL]   node types
+//	name:        "Logo*"                      glob on the layer name; "/re/" for a regexp
+//	text:        "Northwind"                  substring of the text; "/re/i" for a regexp
+//	fill:        "#0B6E4F" or {color, tolerance}  a visible SOLID fill within tolerance
+//	text_color:  same, on the text's colour
+//	font:        "Liberation Sans"            any script slot of the base style or a run
+//	role:        title | subtitle | body | footer | date | slide_number | picture
+//	slides:      "2-5,8" | first | last | all  1-based slide numbers
+//	layout:      "Title*"                     glob on the slide's layout name
+//	every_slide: true                         the slides themselves
+type Selector struct {
+	Pos        Pos
+	Types      []sg.NodeType
+	Name       *Pattern
+	Text       *Pattern
+	Fill       *ColorMatch
+	TextColor  *ColorMatch
+	Font       string
+	Role       string
+	Slides     string
+	Layout     *Pattern
+	EverySlide bool
+}
+
+// Pattern is a glob (name, layout), a substring (text), or a regexp
+// written /.../ with optional flag i.
+type Pattern struct {
+	Src string
+	Re  *regexp.Regexp
+}
+
+// ColorMatch matches a colour within a per-channel tolerance (0..1).
+type ColorMatch struct {
+	Color     sg.Color
+	Tolerance float64
+}
+
+// DefaultTolerance is the per-channel colour tolerance when a recipe gives
+// none: 0.02 of full scale, about 5 of 255 (ACE App. E.4 uses 0.01 for
+// "same colour"; recipes also need to catch near-duplicates of a brand
+// colour written by different tools).
+const DefaultTolerance = 0.02
+
+var roles = map[string][]string{
+	"title":        {"title", "ctrTitle"},
+	"subtitle":     {"subTitle"},
+	"body":         {"body", "obj"},
+	"footer":       {"ftr"},
+	"date":         {"dt"},
+	"slide_number": {"sldNum"},
+	"picture":      {"pic"},
+}
+
+func (p *parser) selector(n *yaml.Node) *Selector {
+	s := &Selector{Pos: pos(n)}
+	p.mapping(n, map[string]func(*yaml.Node){
+		"type": func(v *yaml.Node) {
+			var names []*yaml.Node
+			if v.Kind == yaml.SequenceNode {
+				names = v.Content
+			} else {
+				names = []*yaml.Node{v}
+			}
+			for _, nv := range names {
+				t := sg.NodeType(strings.ToUpper(nv.Value))
+				if !t.Known() {
+					p.errAt(nv, "unknown node type %q; want one of %s", nv.Value, typeNames())
+					continue
+				}
+				s.Types = append(s.Types, t)
+			}
+		},
+		"name":   func(v *yaml.Node) { s.Name = p.pattern(v, true) },
+		"text":   func(v *yaml.Node) { s.Text = p.pattern(v, false) },
+		"layout": func(v *yaml.Node) { s.Layout = p.pattern(v, true) },
+		"fill":   func(v *yaml.Node) { s.Fill = p.colorMatch(v) },
+		"text_color": func(v *yaml.Node) {
+			s.TextColor = p.colorMatch(v)
+		},
+		"font": func(v *yaml.Node) { s.Font = p.str(v) },
+		"role": func(v *yaml.Node) {
+			s.Role = p.str(v)
+			if _, ok := roles[s.Role]; !ok && s.Role != "" {
+				p.errAt(v, "unknown placeholder role %q; want one of %s", s.Role, keys(roles))
+			}
+		},
+		"slides": func(v *yaml.Node) {
+			s.Slides = p.str(v)
+			if _, err := parseSlides(s.Slides, 1000000); err != nil {
+				p.errAt(v, "%v", err)
+			}
+		},
+		"every_slide": func(v *yaml.Node) {
+			if err := v.Decode(&s.EverySlide); err != nil {
+				p.errAt(v, "every_slide wants true or false")
+			}
+		},
+	})
+	return s
+}
+
+func typeNames() string {
+	s := make([]string, len(sg.AllTypes))
+	for i, t := range sg.AllTypes {
+		s[i] = string(t)
+	}
+	return strings.Join(s, ", ")
+}
+
+func (p *parser) pattern(v *yaml.Node, glob bool) *Pattern {
+	src := p.str(v)
+	if src == "" {
+		p.errAt(v, "empty pattern")
+		return nil
+	}
+	pt := &Pattern{Src: src}
+	if re, flags, ok := splitRegexp(src); ok {
+		if strings.Contains(flags, "i") {
+			re = "(?i)" + re
+		}
+		c, err := regexp.Compile(re)
+		if err != nil {
+			p.errAt(v, "bad regular expression %s: %v", src, err)
+			return nil
+		}
+		pt.Re = c
+	} else if glob {
+		if _, err := path.Match(src, ""); err != nil {
+			p.errAt(v, "bad glob %q: %v", src, err)
+			return nil
+		}
+	}
+	return pt
+}
+
+// splitRegexp recognizes /body/flags.
+func splitRegexp(s string) (body, flags string, ok bool) {
+	if len(s) < 2 || s[0] != '/' {
+		return "", "", false
+	}
+	end := strings.LastIndex(s, "/")
+	if end == 0 {
+		return "", "", false
+	}
+	flags = s[end+1:]
+	if strings.Trim(flags, "i") != "" {
+		return "", "", false
+	}
+	return s[1:end], flags, true
+}
+
+// matchGlob matches name against a glob pattern or regexp.
+func (pt *Pattern) matchGlob(name string) bool {
+	if pt.Re != nil {
+		return pt.Re.MatchString(name)
+	}
+	ok, _ := path.Match(pt.Src, name)
+	return ok
+}
+
+// matchText reports whether text contains the pattern.
+func (pt *Pattern) matchText(text string) bool {
+	if pt.Re != nil {
+		return pt.Re.MatchString(text)
+	}
+	return strings.Contains(text, pt.Src)
+}
+
+func (p *parser) colorMatch(v *yaml.Node) *ColorMatch {
+	cm := &ColorMatch{Tolerance: DefaultTolerance}
+	if v.Kind == yaml.ScalarNode {
+		c, err := sg.ParseHex(v.Value)
+		if err != nil {
+			p.errAt(v, "%v", err)
+			return nil
+		}
+		cm.Color = c
+		return cm
+	}
+	ok := true
+	p.mapping(v, map[string]func(*yaml.Node){
+		"color": func(cv *yaml.Node) {
+			c, err := sg.ParseHex(cv.Value)
+			if err != nil {
+				p.errAt(cv, "%v", err)
+				ok = false
+			}
+			cm.Color = c
+		},
+		"tolerance": func(tv *yaml.Node) {
+			if err := tv.Decode(&cm.Tolerance); err != nil || cm.Tolerance < 0 || cm.Tolerance > 1 {
+				p.errAt(tv, "tolerance is a number in 0..1 (per colour channel)")
+				ok = false
+			}
+		},
+	})
+	if !ok {
+		return nil
+	}
+	return cm
+}
+
+// parseSlides turns "2-5,8", "first", "last", "all" into 0-based indices
+// for a deck of n slides; numbers past the end are clamped away.
+func parseSlides(spec string, n int) ([]int, error) {
+	spec = strings.TrimSpace(strings.ToLower(spec))
+	switch spec {
+	case "", "all":
+		out := make([]int, n)
+		for i := range out {
+			out[i] = i
+		}
+		return out, nil
+	case "first":
+		if n == 0 {
+			return nil, nil
+		}
+		return []int{0}, nil
+	case "last":
+		if n == 0 {
+			return nil, nil
+		}
+		return []int{n - 1}, nil
+	}
+	seen := map[int]bool{}
+	var out []int
+	for _, part := range strings.Split(spec, ",") {
+		part = strings.TrimSpace(part)
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(strings.TrimSpace(lo))
+		b := a
+		if err == nil && isRange {
+			b, err = strconv.Atoi(strings.TrimSpace(hi))
+		}
+		if err != nil || a < 1 || b < a {
+			return nil, fmt.Errorf("bad slide range %q: want 1-based numbers like \"2-5,8\", or first, last, all", part)
+		}
+		for i := a; i <= b && i <= n; i++ {
+			if !seen[i-1] {
+				seen[i-1] = true
+				out = append(out, i-1)
+			}
+		}
+	}
+	return out, nil
+}
+
+// Match is one node a selector picked, with what templates may reference.
+type Match struct {
+	Node       *sg.Node
+	Slide      *sg.Node
+	SlideIndex int // 0-based
+}
+
+// Select returns the nodes of d the selector picks, in document order.
+func (s *Selector) Select(d *sg.Deck) []Match {
+	slides, _ := parseSlides(s.Slides, len(d.Slides))
+	var out []Match
+	for _, si := range slides {
+		slide := d.Slides[si]
+		if s.Layout != nil && (slide.Slide == nil || !s.Layout.matchGlob(slide.Slide.Layout)) {
+			continue
+		}
+		if s.EverySlide {
+			if s.matches(slide) {
+				out = append(out, Match{Node: slide, Slide: slide, SlideIndex: si})
+			}
+			continue
+		}
+		for _, c := range slide.Children {
+			c.Walk(func(n, _ *sg.Node, _ int) bool {
+				if s.matches(n) {
+					out = append(out, Match{Node: n, Slide: slide, SlideIndex: si})
+				}
+				return true
+			})
+		}
+	}
+	return out
+}
+
+func (s *Selector) matches(n *sg.Node) bool {
+	if len(s.Types) > 0 && !containsType(s.Types, n.Type) {
+		return false
+	}
+	if s.Name != nil && !s.Name.matchGlob(n.Name) {
+		return false
+	}
+	if s.Text != nil && !s.Text.matchText(n.Characters) {
+		return false
+	}
+	if s.Role != "" && (n.Placeholder == nil || !containsString(roles[s.Role], n.Placeholder.Role)) {
+		return false
+	}
+	if s.Fill != nil && !paintsNear(n.Fills, s.Fill) {
+		return false
+	}
+	if s.TextColor != nil && !textColorNear(n, s.TextColor) {
+		return false
+	}
+	if s.Font != "" && !usesFont(n, s.Font) {
+		return false
+	}
+	return true
+}
+
+func containsType(ts []sg.NodeType, t sg.NodeType) bool {
+	for _, x := range ts {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+func containsString(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func paintsNear(ps []sg.Paint, cm *ColorMatch) bool {
+	for _, p := range ps {
+		if p.IsVisible() && p.Type == sg.PaintSolid && p.Color != nil && p.Color.Near(cm.Color, cm.Tolerance) {
+			return true
+		}
+	}
+	return false
+}
+
+// textStyles returns the base style and every override of a text node.
+func textStyles(n *sg.Node) []sg.TypeStyle {
+	if n.Characters == "" {
+		return nil
+	}
+	var out []sg.TypeStyle
+	if n.Style != nil {
+		out = append(out, *n.Style)
+	}
+	for _, s := range n.StyleOverrideTable {
+		out = append(out, s)
+	}
+	return out
+}
+
+func textColorNear(n *sg.Node, cm *ColorMatch) bool {
+	for _, s := range textStyles(n) {
+		if paintsNear(s.Fills, cm) {
+			return true
+		}
+	}
+	return false
+}
+
+func usesFont(n *sg.Node, family string) bool {
+	for _, s := range textStyles(n) {
+		for _, f := range []string{s.FontFamily, s.FontFamilyEastAsian, s.FontFamilyComplex} {
+			if strings.EqualFold(f, family) {
+				return true
+			}
+		}
+	}
+	return false
+}
