@@ -1,0 +1,253 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/acecanvas/ace/internal/agent"
+	"github.com/acecanvas/ace/internal/deckio"
+	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/policy"
+	"github.com/acecanvas/ace/internal/render"
+	"github.com/acecanvas/ace/internal/runner"
+	"github.com/acecanvas/ace/internal/store"
+)
+
+// editFlags are the options of `ace edit`.
+type editFlags struct {
+	instruction string
+	out         string
+	recordPath  string
+	jsonOut     bool
+	tau         float64
+	iterations  int
+	maxTurns    int
+	vq          bool
+	noRender    bool
+	overwrite   bool
+}
+
+func init() {
+	var f editFlags
+	cmd := &cobra.Command{
+		Use:   `edit DECK -i "instruction" [-o OUT]`,
+		Short: "Edit a deck from a natural-language instruction, in process",
+		Long: `Edit runs ACE's self-correcting loop on DECK (.pptx, ACE .json or Figma .json)
+without Temporal: route (CARE), act (the design agent's tool calls), apply,
+render (headless Chromium; geometry gate), diff (JsonDiff), judge (IF 0-5 and a
+critique), then stop at IF >= tau, continue with the critique, or roll back to
+the best earlier state; strict-peak selection picks the result.
+
+The model is any OpenAI-compatible server:
+  OPENAI_BASE_URL   e.g. https://api.openai.com/v1, http://localhost:8000/v1 (vLLM),
+                    http://localhost:11434/v1 (Ollama); empty = OpenAI
+  OPENAI_API_KEY    bearer token (local servers usually ignore it)
+  ACE_AGENT_MODEL   the design agent's model (required)
+  ACE_JUDGE_MODEL   the judge's model (default: the agent's)
+  ACE_ROUTER_MODEL  the CARE router's model (default: the judge's)
+  ACE_PRICES        USD per 1M tokens per model, JSON file or inline JSON
+  ACE_LLM_TIMEOUT, ACE_LLM_MAX_RETRIES, ACE_LLM_RPM, ACE_LLM_TPM
+
+It prints each iteration (IF score, gate, tool calls and errors, tokens, cost,
+time), every model call, and the task's totals. The original file is never
+modified; the result goes to OUT (default DECK.edited.EXT).`,
+		Example: `  ACE_AGENT_MODEL=gpt-4.1 ace edit deck.pptx -i "Make every slide title navy" -o out.pptx
+  OPENAI_BASE_URL=http://localhost:11434/v1 ACE_AGENT_MODEL=qwen2.5:14b ace edit deck.json -i "Add a footer to every slide" --record run.json`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			return runEdit(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
+		},
+	}
+	cmd.Flags().StringVarP(&f.instruction, "instruction", "i", "", "what to change, in natural language (required)")
+	cmd.Flags().StringVarP(&f.out, "out", "o", "", "output deck path (.pptx or .json; default DECK.edited.EXT)")
+	cmd.Flags().StringVar(&f.recordPath, "record", "", "write the run record (iterations, calls, tokens, cost, timings) as JSON to this file")
+	cmd.Flags().BoolVar(&f.jsonOut, "json", false, "print the run record as JSON instead of tables")
+	cmd.Flags().Float64Var(&f.tau, "tau", policy.Default.Tau, "stop when the IF score reaches this (0-5)")
+	cmd.Flags().IntVar(&f.iterations, "iterations", policy.Default.MaxIterations, "iteration budget T")
+	cmd.Flags().IntVar(&f.maxTurns, "max-turns", agent.DefaultMaxTurns, "agent turns (model rounds) per task")
+	cmd.Flags().BoolVar(&f.vq, "vq", false, "also run the visual-quality judge on changed slides (reported only)")
+	cmd.Flags().BoolVar(&f.noRender, "no-render", false, "skip Chromium: no geometry gate, no images for the judge")
+	cmd.Flags().BoolVar(&f.overwrite, "force", false, "replace OUT if it exists")
+	rootCmd.AddCommand(cmd)
+}
+
+func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f editFlags) error {
+	if strings.TrimSpace(f.instruction) == "" {
+		return badInput(errors.New(`edit: -i "instruction" is required (for recipes use ace batch --recipe)`))
+	}
+	if f.tau < 0 || f.tau > 5 || f.iterations < 1 || f.maxTurns < 1 {
+		return badInput(fmt.Errorf("edit: --tau must be in 0..5, --iterations and --max-turns at least 1"))
+	}
+	cfg, err := llm.ConfigFromEnv()
+	if err != nil {
+		return badInput(err)
+	}
+	client, err := llm.New(cfg)
+	if err != nil {
+		return badInput(err)
+	}
+	if _, err := client.Model(llm.RoleAgent); err != nil {
+		return badInput(fmt.Errorf("edit: a natural-language edit needs a model: %w", err))
+	}
+	d, blobs, err := deckio.Load(deckPath)
+	if err != nil {
+		return badInput(fmt.Errorf("edit: %s: %w", deckPath, err))
+	}
+	out := f.out
+	if out == "" {
+		// Figma JSON is import-only; its edit is written as ACE JSON.
+		out = strings.TrimSuffix(deckPath, filepath.Ext(deckPath)) + ".edited" + filepath.Ext(deckPath)
+	}
+	if !f.overwrite {
+		if _, err := os.Stat(out); err == nil {
+			return badInput(fmt.Errorf("edit: %s exists: pass another -o or --force", out))
+		}
+	}
+
+	st := store.NewMemory()
+	if err := store.PutBlobs(ctx, st, blobs); err != nil {
+		return err
+	}
+	origin, err := store.PutDeck(ctx, st, d)
+	if err != nil {
+		return err
+	}
+	steps := &runner.Steps{Store: st, LLM: client}
+	if !f.noRender {
+		pool, err := render.NewPool(ctx, render.Options{})
+		if err != nil {
+			return fmt.Errorf("edit: start Chromium for the geometry gate: %w (set ACE_CHROMIUM, or pass --no-render)", err)
+		}
+		defer pool.Close()
+		steps.Renderer = pool
+	}
+	rec, runErr := runner.Run(ctx, steps, runner.Request{
+		DeckRef: origin, Instruction: f.instruction,
+		Policy:        policy.Config{Tau: f.tau, MaxIterations: f.iterations},
+		MaxAgentTurns: f.maxTurns, VQ: f.vq,
+	})
+	if f.recordPath != "" && rec != nil {
+		b, _ := json.MarshalIndent(rec, "", "  ")
+		if err := os.WriteFile(f.recordPath, append(b, '\n'), 0o644); err != nil {
+			fmt.Fprintf(stderr, "ace: write record: %v\n", err)
+		}
+	}
+	if f.jsonOut {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(rec)
+	} else {
+		printRecord(stdout, rec)
+	}
+	if runErr != nil {
+		if errors.Is(runErr, llm.ErrNoModel) {
+			return badInput(runErr)
+		}
+		return runErr
+	}
+	if rec.Final != origin {
+		final, err := store.GetDeck(ctx, st, rec.Final)
+		if err != nil {
+			return err
+		}
+		if err := deckio.Save(out, final, store.Assets(ctx, st), f.overwrite); err != nil {
+			return fmt.Errorf("edit: write %s: %w", out, err)
+		}
+		if !f.jsonOut {
+			fmt.Fprintf(stdout, "wrote %s (iteration %d)\n", out, rec.Selected)
+		}
+	} else if !f.jsonOut {
+		fmt.Fprintln(stdout, "no iteration was kept; nothing written (the original stands)")
+	}
+	if rec.Outcome == "gate_blocked" {
+		return &exitError{code: exitNotMet, err: errors.New(rec.Reason)}
+	}
+	return nil
+}
+
+// printRecord writes the iteration table, the model calls and the totals.
+func printRecord(w io.Writer, rec *runner.Record) {
+	if rec == nil {
+		return
+	}
+	dec := rec.Route.Decision
+	fmt.Fprintf(w, "route: %s, target slides %v (%s)\n", dec.Mode, oneBased(dec.TargetSlides), dec.Source)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "iter\tIF\tgate\tcalls\ttool errors\tturns\tdiff\tprompt tok\tcached tok\tcompl tok\tcost USD\ttime s\tdecision")
+	for _, it := range rec.Iterations {
+		score := "-"
+		if it.Score != nil {
+			score = fmt.Sprintf("%.1f", *it.Score)
+		} else if it.JudgeSkipped {
+			score = "skipped"
+		} else if it.JudgeMissing {
+			score = "missing"
+		}
+		gate := "pass"
+		switch {
+		case !it.Rendered:
+			gate = "not rendered"
+		case !it.GatePassed:
+			gate = fmt.Sprintf("FAIL (+%d)", len(it.NewViolations))
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.4f\t%.1f\t%s\n", it.N, score, gate,
+			len(it.ToolCalls), len(it.ToolErrors), it.Turns, it.DiffDistinct,
+			it.Usage.PromptTokens, it.Usage.CachedPromptTokens, it.Usage.CompletionTokens, it.Usage.CostUSD,
+			float64(it.Timings.Total)/1000, it.Decision.Action)
+	}
+	tw.Flush()
+	for _, it := range rec.Iterations {
+		if it.Critique != "" {
+			fmt.Fprintf(w, "critique %d: %s\n", it.N, it.Critique)
+		}
+		for _, v := range it.NewViolations {
+			fmt.Fprintf(w, "new violation %d: %s\n", it.N, v)
+		}
+		for _, e := range it.ToolErrors {
+			fmt.Fprintf(w, "tool error %d (turn %d, %s, %s): %s\n", it.N, e.Turn, e.Tool, e.Kind, e.Message)
+		}
+		for _, e := range it.Errors {
+			fmt.Fprintf(w, "note %d: %s\n", it.N, e)
+		}
+	}
+	fmt.Fprintln(w, "model calls:")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  purpose\tmodel\tattempts\tprompt tok\tcached tok\tcompl tok\tcost USD\ttime ms\terror")
+	for _, c := range rec.Calls() {
+		cost := fmt.Sprintf("%.6f", c.CostUSD)
+		if !c.Priced {
+			cost = "unpriced"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%d\t%d\t%d\t%d\t%s\t%d\t%s\n", c.Purpose, c.Model, len(c.Attempts),
+			c.PromptTokens, c.CachedPromptTokens, c.CompletionTokens, cost, c.DurationMS, c.Error)
+	}
+	tw.Flush()
+	u := rec.Usage
+	fmt.Fprintf(w, "task: %d calls, %d prompt tokens (%d cached), %d completion tokens, $%.4f", u.Calls, u.PromptTokens, u.CachedPromptTokens, u.CompletionTokens, u.CostUSD)
+	if u.Unpriced > 0 {
+		fmt.Fprintf(w, " (+%d calls to models without a price; set ACE_PRICES)", u.Unpriced)
+	}
+	fmt.Fprintf(w, ", %d agent turns, %.1f s\n", rec.AgentTurns, float64(rec.DurationMS)/1000)
+	fmt.Fprintf(w, "outcome: %s: %s\n", rec.Outcome, rec.Reason)
+}
+
+func oneBased(idx []int) []int {
+	out := make([]int, len(idx))
+	for i, v := range idx {
+		out[i] = v + 1
+	}
+	return out
+}

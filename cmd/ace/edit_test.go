@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acecanvas/ace/internal/deckgen"
+	"github.com/acecanvas/ace/internal/deckio"
+	"github.com/acecanvas/ace/internal/llm/llmtest"
+	"github.com/acecanvas/ace/internal/runner"
+	"github.com/acecanvas/ace/internal/scenegraph"
+)
+
+func TestEditPrintsUsageAndCostAndWritesTheDeck(t *testing.T) {
+	srv := llmtest.Load(t, filepath.Join("..", "..", "testdata", "scripts", "runner-stop-at-4.yaml"))
+	t.Setenv("OPENAI_BASE_URL", srv.URL())
+	t.Setenv("OPENAI_API_KEY", "test")
+	t.Setenv("ACE_AGENT_MODEL", "agent-m")
+	t.Setenv("ACE_JUDGE_MODEL", "judge-m")
+	t.Setenv("ACE_ROUTER_MODEL", "router-m")
+	t.Setenv("ACE_PRICES", `{"agent-m": {"input": 2, "cachedInput": 0.5, "output": 8}}`)
+
+	dir := t.TempDir()
+	d, _ := deckgen.Generate(deckgen.Options{Slides: 6, Seed: 1})
+	b, err := scenegraph.Encode(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "deck.json")
+	if err := os.WriteFile(in, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.json")
+	recPath := filepath.Join(dir, "run.json")
+	var stdout, stderr bytes.Buffer
+	err = runEdit(context.Background(), &stdout, &stderr, in, editFlags{
+		instruction: "Rename the title on slide 2 to 'Pricing experiments and results'.",
+		out:         out, recordPath: recPath, tau: 4, iterations: 3, maxTurns: 35,
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+	got := stdout.String()
+	// act call: 3000 uncached x $2 + 6000 cached x $0.5 + 120 x $8 per 1M = $0.00996
+	for _, want := range []string{"route: MICRO_SPATIAL, target slides [2]", "agent-m", "0.009960", "unpriced",
+		"task: 3 calls, 11300 prompt tokens (6000 cached), 190 completion tokens, $0.0100", "outcome: stopped", "wrote " + out} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	edited, _, err := deckio.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := scenegraph.NewIndex(edited).Node("s2-t5"); n == nil || n.Characters != "Pricing experiments and results" {
+		t.Fatal("the edited deck was not written")
+	}
+	var rec runner.Record
+	rb, err := os.ReadFile(recPath)
+	if err != nil || json.Unmarshal(rb, &rec) != nil || rec.Usage.Calls != 3 || len(rec.Iterations) != 1 {
+		t.Fatalf("record file: %v %+v", err, rec.Usage)
+	}
+	orig, _ := os.ReadFile(in)
+	if !bytes.Equal(orig, b) {
+		t.Fatal("the original deck was modified")
+	}
+}
+
+func TestEditWithoutAModelIsBadInput(t *testing.T) {
+	for _, k := range []string{"ACE_AGENT_MODEL", "ACE_JUDGE_MODEL", "ACE_ROUTER_MODEL"} {
+		t.Setenv(k, "")
+	}
+	var out bytes.Buffer
+	err := runEdit(context.Background(), &out, &out, "whatever.json", editFlags{instruction: "x", tau: 4, iterations: 3, maxTurns: 35})
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != exitBadInput || !strings.Contains(err.Error(), "ACE_AGENT_MODEL") {
+		t.Fatalf("want exit 2 naming ACE_AGENT_MODEL, got %v", err)
+	}
+}
