@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/acecanvas/ace/internal/agent"
+	"github.com/acecanvas/ace/internal/cache"
 	"github.com/acecanvas/ace/internal/deckio"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/policy"
@@ -21,6 +22,8 @@ import (
 	"github.com/acecanvas/ace/internal/runner"
 	"github.com/acecanvas/ace/internal/store"
 )
+
+var _ llm.Limiter = (*cache.Limiter)(nil)
 
 // editFlags are the options of `ace edit`.
 type editFlags struct {
@@ -94,6 +97,13 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	cfg, err := llm.ConfigFromEnv()
 	if err != nil {
 		return badInput(err)
+	}
+	if cfg.RPM > 0 || cfg.TPM > 0 {
+		// One budget per endpoint, shared by every process through Redis
+		// when ACE_REDIS_URL is set (in-process otherwise).
+		lim := cache.NewLimiter(ctx, os.Getenv("ACE_REDIS_URL"), "llm:"+cfg.BaseURL, cache.Rate{RequestsPerMin: cfg.RPM, TokensPerMin: cfg.TPM})
+		defer lim.Close()
+		cfg.Limiter = lim
 	}
 	client, err := llm.New(cfg)
 	if err != nil {

@@ -1,0 +1,187 @@
+package agent_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/acecanvas/ace/internal/agent"
+	"github.com/acecanvas/ace/internal/deckgen"
+	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/llm/llmtest"
+	"github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/tools"
+)
+
+func newAgent(t *testing.T, script string) (*agent.Agent, *llmtest.Server) {
+	t.Helper()
+	sc, err := llmtest.ParseScript([]byte(script), t.Name()+".yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer(t, sc)
+	c, err := llm.New(srv.Config("agent-m", "judge-m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &agent.Agent{LLM: c, Tools: agent.NewRegistry(tools.Options{})}, srv
+}
+
+func deck(seed uint64, n int) *scenegraph.Deck {
+	d, _ := deckgen.Generate(deckgen.Options{Slides: n, Seed: seed})
+	return d
+}
+
+func TestPrefixDependsOnlyOnTheMode(t *testing.T) {
+	a := agent.Messages(agent.Input{Deck: deck(1, 6), Mode: agent.ModeMicro, Context: `{"slides":[1]}`, Instruction: "one"})
+	b := agent.Messages(agent.Input{Deck: deck(2, 40), Mode: agent.ModeMicro, Context: `{"slides":[2]}`, Instruction: "two", Feedback: "fix it"})
+	if a[0].Content != b[0].Content {
+		t.Fatal("the system message differs between decks and iterations of the same mode")
+	}
+	if a[0].Content != agent.Prefix(agent.ModeMicro) {
+		t.Fatal("the system message is not the prefix")
+	}
+	seen := map[string]string{}
+	for _, m := range []string{agent.ModeMicro, agent.ModeMacro, agent.ModeSystemic, agent.ModeFull, agent.ModeOff} {
+		p := agent.Prefix(m)
+		if prev, dup := seen[p]; dup {
+			t.Fatalf("modes %s and %s share a prefix", prev, m)
+		}
+		seen[p] = m
+		for _, must := range []string{"batch_execute", "create_slide", "parentId", "reorder_slides", "stale"} {
+			if !strings.Contains(p, must) {
+				t.Errorf("prefix for %s does not mention %q", m, must)
+			}
+		}
+	}
+	if !strings.Contains(b[1].Content, "fix it") || !strings.Contains(b[1].Content, "two") || !strings.Contains(b[1].Content, "40 slide(s)") {
+		t.Fatalf("user message %q", b[1].Content)
+	}
+}
+
+func TestEveryToolNamedInThePromptExists(t *testing.T) {
+	reg := tools.Registry()
+	for _, name := range []string{"batch_execute", "create_frame", "create_text", "set_fill_color", "create_slide", "reorder_slides",
+		"move_node", "resize_node", "replace_color", "set_text_font", "set_text_range_style", "focus_slide", "get_all_slides",
+		"get_node_info_by_types", "get_text_node_info", "export_slide_image"} {
+		if !strings.Contains(agent.Prefix(agent.ModeFull)+agent.Prefix(agent.ModeOff)+agent.Prefix(agent.ModeSystemic)+agent.Prefix(agent.ModeMicro), name) {
+			t.Errorf("%s is not in any prompt (list out of date)", name)
+		}
+		if _, ok := reg.Get(name); !ok {
+			t.Errorf("the prompt names %s, which the registry does not have", name)
+		}
+	}
+}
+
+func TestReadToolGetsAFollowUpRound(t *testing.T) {
+	a, srv := newAgent(t, `
+steps:
+  - tool_calls: [{name: get_all_slides, arguments: {}}]
+  - tool_calls: [{name: set_text_content, arguments: {nodeId: s2-t5, text: "Pricing, revisited"}}]
+`)
+	out, err := a.Act(context.Background(), agent.Input{Deck: deck(1, 6), Mode: agent.ModeOff, Instruction: "Retitle slide 2."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Turns != 2 || out.Stopped != "done" || len(out.Calls) != 2 {
+		t.Fatalf("turns %d stopped %s calls %d", out.Turns, out.Stopped, len(out.Calls))
+	}
+	second := srv.Requests()[1].Chat.Messages
+	last := second[len(second)-1]
+	if last.Role != "tool" || !strings.Contains(last.Content, "slide-2") || last.ToolCallID == "" {
+		t.Fatalf("the read result did not go back to the model: %+v", last)
+	}
+	if n := scenegraph.NewIndex(out.Deck).Node("s2-t5"); n.Characters != "Pricing, revisited" {
+		t.Fatalf("title %q", n.Characters)
+	}
+}
+
+func TestStandaloneCreateSlideGetsAFollowUpWithTheNewID(t *testing.T) {
+	d := deck(1, 6)
+	newID := d.Clone().NewID(scenegraph.NewIndex(d)) // what create_slide will hand out
+	a, srv := newAgent(t, `
+steps:
+  - tool_calls: [{name: create_slide, arguments: {name: Appendix}}]
+  - tool_calls: [{name: create_text, arguments: {parentId: "`+newID+`", x: 64, y: 64, width: 600, text: "Appendix"}}]
+`)
+	out, err := a.Act(context.Background(), agent.Input{Deck: d, Mode: agent.ModeMacro, Context: "{}", Instruction: "Add an appendix slide with a title."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Turns != 2 || len(out.Errors) != 0 {
+		t.Fatalf("turns %d errors %+v", out.Turns, out.Errors)
+	}
+	msgs := srv.Requests()[1].Chat.Messages
+	if !strings.Contains(msgs[len(msgs)-1].Content, newID) {
+		t.Fatalf("the new slide id %s was not returned to the model: %s", newID, msgs[len(msgs)-1].Content)
+	}
+	s, _ := out.Deck.SlideByID(newID)
+	if s == nil || len(s.Children) == 0 {
+		t.Fatal("the new slide was left blank")
+	}
+}
+
+func TestRepairRoundsAreCapped(t *testing.T) {
+	a, srv := newAgent(t, `
+steps:
+  - tool_calls: [{name: beautify, arguments: {}}]
+    times: 5
+`)
+	out, err := a.Act(context.Background(), agent.Input{Deck: deck(1, 3), Mode: agent.ModeFull, Context: "{}", Instruction: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Stopped != "repair_cap" || out.Turns != 3 || len(srv.Requests()) != 3 || len(out.Errors) != 3 {
+		t.Fatalf("stopped %s after %d turns, %d requests", out.Stopped, out.Turns, len(srv.Requests()))
+	}
+}
+
+func TestTurnCapIsHonoured(t *testing.T) {
+	a, srv := newAgent(t, `
+steps:
+  - tool_calls: [{name: get_all_slides, arguments: {}}]
+    times: 3
+`)
+	out, err := a.Act(context.Background(), agent.Input{Deck: deck(1, 3), Mode: agent.ModeOff, Instruction: "x", MaxTurns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Stopped != "turn_cap" || out.Turns != 2 || len(srv.Requests()) != 2 {
+		t.Fatalf("stopped %s after %d turns", out.Stopped, out.Turns)
+	}
+}
+
+func TestTextOnlyAnswerAppliesNothing(t *testing.T) {
+	a, _ := newAgent(t, `
+steps:
+  - text: I cannot find a slide 9 in this deck.
+`)
+	d := deck(1, 3)
+	out, err := a.Act(context.Background(), agent.Input{Deck: d, Mode: agent.ModeFull, Context: "{}", Instruction: "Edit slide 9."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Stopped != "no_calls" || len(out.Calls) != 0 || out.Deck != d || !strings.Contains(out.Summary, "slide 9") {
+		t.Fatalf("%+v", out)
+	}
+}
+
+func TestBatchExecuteWithSymbolicSlideID(t *testing.T) {
+	a, _ := newAgent(t, `
+steps:
+  - tool_calls:
+      - name: batch_execute
+        arguments:
+          operations:
+            - {command: create_slide, params: {name: Summary}, as: s}
+            - {command: create_text, params: {parentId: "$s", x: 64, y: 64, width: 800, text: "Summary"}}
+`)
+	out, err := a.Act(context.Background(), agent.Input{Deck: deck(1, 3), Mode: agent.ModeMacro, Context: "{}", Instruction: "Add a summary slide."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One batch that populates its own new slide needs no follow-up.
+	if out.Turns != 1 || out.Stopped != "done" || len(out.Deck.Slides) != 4 || len(out.Deck.Slides[3].Children) == 0 {
+		t.Fatalf("turns %d, stopped %s, slides %d, errors %+v", out.Turns, out.Stopped, len(out.Deck.Slides), out.Errors)
+	}
+}
