@@ -94,7 +94,21 @@ func TestRoundTripLibreOffice(t *testing.T) {
 		t.Fatal(err)
 	}
 	files["career-tips.edited.pptx"] = edited
+	// So does table-report with TestMoreEditsRoundTrip's edits (a deleted
+	// slide, a new slide with picture, table and chart): 8 slides.
+	tr := readDeck(t, "table-report.pptx")
+	d, blobs, err = Import(tr, "table-report.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	editTableReport(t, d, blobs)
+	if files["table-report.edited.pptx"], err = Export(d, blobs); err != nil {
+		t.Fatal(err)
+	}
 	pages := convertToPDF(t, files)
+	if n := pages["table-report.edited.pptx"]; n != 8 {
+		t.Errorf("LibreOffice converted the edited table-report to %d pages, want 8", n)
+	}
 	if n := pages["career-tips.edited.pptx"]; n != 37 {
 		t.Errorf("LibreOffice converted the edited career-tips to %d pages, want 37", n)
 	} else {
