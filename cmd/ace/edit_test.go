@@ -47,6 +47,7 @@ func TestEditPrintsUsageAndCostAndWritesTheDeck(t *testing.T) {
 		t.Fatalf("%v\n%s", err, stdout.String())
 	}
 	got := stdout.String()
+	t.Log("\n" + got)
 	// act call: 3000 uncached x $2 + 6000 cached x $0.5 + 120 x $8 per 1M = $0.00996
 	for _, want := range []string{"route: MICRO_SPATIAL, target slides [2]", "agent-m", "0.009960", "unpriced",
 		"task: 3 calls, 11300 prompt tokens (6000 cached), 190 completion tokens, $0.0100", "outcome: stopped", "wrote " + out} {
