@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acecanvas/ace/internal/deckgen"
+	"github.com/acecanvas/ace/internal/scenegraph"
+)
+
+func writeDeck(t *testing.T, dir, name string, d *scenegraph.Deck) string {
+	t.Helper()
+	b, err := scenegraph.Encode(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestDiffCommandPrintsTreeAndJSON(t *testing.T) {
+	dir := t.TempDir()
+	a, _ := deckgen.Generate(deckgen.Options{Slides: 6, Seed: 3})
+	b := a.Clone()
+	var title *scenegraph.Node
+	b.Slides[2].Walk(func(n, _ *scenegraph.Node, _ int) bool {
+		if title == nil && n.Characters != "" {
+			title = n
+		}
+		return title == nil
+	})
+	title.Characters = "A brand new title"
+	b.Slides[4], b.Slides[5] = b.Slides[5], b.Slides[4]
+	pa, pb := writeDeck(t, dir, "a.json", a), writeDeck(t, dir, "b.json", b)
+
+	var out bytes.Buffer
+	if err := runDiff(&out, pa, pb, false, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"JsonDiff: 2 distinct edit(s)", `"A brand new title"`, "# REORDERED", "Original deck (D0) snapshot: 6 slide(s)"} {
+		if !strings.Contains(out.String(), s) {
+			t.Errorf("text lacks %q:\n%s", s, out.String())
+		}
+	}
+	out.Reset()
+	if err := runDiff(&out, pa, pb, true, false); err != nil {
+		t.Fatal(err)
+	}
+	var js struct {
+		Distinct int `json:"distinct"`
+		Entries  []struct {
+			Kind string `json:"kind"`
+		} `json:"entries"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &js); err != nil || js.Distinct != 2 {
+		t.Fatalf("json %v: %s", err, out.String())
+	}
+	var ee *exitError
+	if err := runDiff(&out, filepath.Join(dir, "missing.json"), pb, false, false); !errors.As(err, &ee) || ee.code != exitBadInput {
+		t.Fatalf("missing deck: %v", err)
+	}
+}
+
+func TestRouteCommandReportsDecisionAndTokens(t *testing.T) {
+	dir := t.TempDir()
+	d, _ := deckgen.Generate(deckgen.Options{Slides: 20, Seed: 5})
+	p := writeDeck(t, dir, "deck.json", d)
+	t.Setenv("ACE_REDIS_URL", "")
+	t.Setenv("ACE_AGENT_MODEL", "")
+	t.Setenv("ACE_JUDGE_MODEL", "")
+	t.Setenv("ACE_ROUTER_MODEL", "")
+	var out bytes.Buffer
+	f := routeFlags{instruction: "Center the chart on slide 5", encoding: "o200k_base", jsonOut: true}
+	if err := runRoute(context.Background(), &out, p, f); err != nil {
+		t.Fatal(err)
+	}
+	var rep routeReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Decision.Mode != "MICRO_SPATIAL" || len(rep.Decision.TargetSlides) != 1 || rep.Decision.TargetSlides[0] != 4 {
+		t.Fatalf("decision %+v", rep.Decision)
+	}
+	tok := map[string]modeTokens{}
+	for _, m := range rep.Modes {
+		tok[string(m.Mode)] = m
+	}
+	if tok["FULL"].Tokens < 1000 || tok["MICRO_SPATIAL"].Tokens >= tok["FULL"].Tokens || tok["MICRO_SPATIAL"].Reduction < 80 {
+		t.Fatalf("token rows %+v", rep.Modes)
+	}
+	out.Reset()
+	f.jsonOut = false
+	if err := runRoute(context.Background(), &out, p, f); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "MICRO_SPATIAL") || !strings.Contains(out.String(), "<- routed") {
+		t.Fatalf("text:\n%s", out.String())
+	}
+	var ee *exitError
+	if err := runRoute(context.Background(), &out, p, routeFlags{encoding: "o200k_base"}); !errors.As(err, &ee) || ee.code != exitBadInput {
+		t.Fatalf("missing instruction: %v", err)
+	}
+}

@@ -1,0 +1,73 @@
+package route
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/acecanvas/ace/internal/cache"
+	"github.com/acecanvas/ace/internal/scenegraph"
+)
+
+// RouteCached is Route behind a cache keyed by (deck snapshot hash,
+// instruction, SerializerVersion, whether a model routes). snapshot is the
+// deck's content hash (the store ref); "" computes it. It reports whether
+// the decision came from the cache. A decision that fell back to the
+// heuristic because the model failed is not cached, so a transient outage
+// is not remembered for a day. c may be nil (no caching).
+func RouteCached(ctx context.Context, c cache.Cache, snapshot, instruction string, d *scenegraph.Deck, llm Classifier) (Decision, bool) {
+	if c == nil || d == nil {
+		return Route(ctx, instruction, d, llm), false
+	}
+	kind := "route:h"
+	if llm != nil {
+		kind = "route:llm"
+	}
+	key := cache.Key(kind, snapshotOf(snapshot, d), instruction, SerializerVersion)
+	if raw, ok := c.Get(ctx, key); ok {
+		var dec Decision
+		if json.Unmarshal(raw, &dec) == nil && dec.Mode != "" {
+			return dec, true
+		}
+	}
+	dec := Route(ctx, instruction, d, llm)
+	if llm != nil && dec.Source == "heuristic" {
+		return dec, false
+	}
+	if raw, err := json.Marshal(dec); err == nil {
+		c.Set(ctx, key, raw, cache.DefaultTTL)
+	}
+	return dec, false
+}
+
+// ContextCached is Context behind the cache, keyed by (snapshot, mode and
+// targets, SerializerVersion). It reports whether the text came from the
+// cache. c may be nil.
+func ContextCached(ctx context.Context, c cache.Cache, snapshot string, d *scenegraph.Deck, dec Decision) (string, bool, error) {
+	if c == nil || d == nil {
+		s, err := Context(d, dec)
+		return s, false, err
+	}
+	key := cache.Key("ctx:"+string(dec.Mode), snapshotOf(snapshot, d), fmt.Sprint(dec.TargetSlides), SerializerVersion)
+	if raw, ok := c.Get(ctx, key); ok {
+		return string(raw), true, nil
+	}
+	s, err := Context(d, dec)
+	if err != nil {
+		return "", false, err
+	}
+	c.Set(ctx, key, []byte(s), cache.DefaultTTL)
+	return s, false, nil
+}
+
+func snapshotOf(snapshot string, d *scenegraph.Deck) string {
+	if s := strings.TrimSpace(snapshot); s != "" {
+		return s
+	}
+	h, err := scenegraph.Hash(d)
+	if err != nil {
+		return "unhashable:" + d.ID
+	}
+	return h
+}
