@@ -135,6 +135,9 @@ func (ex *exporter) run() error {
 			return err
 		}
 	}
+	if ex.d.Source != nil && ex.d.Source.Format == "pptx" {
+		ex.theme()
+	}
 	return ex.presentation(plan)
 }
 
