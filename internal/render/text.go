@@ -352,6 +352,11 @@ func (b *builder) paragraph(n *scenegraph.Node, runes []rune, start, end int, p 
 	}
 	lh := b.lineHeight(first, p, scale)
 	st.add("line-height", lh)
+	// The paragraph's strut uses the first run's face and size, so a fixed
+	// line height gives lines of exactly that height (a default 16 px strut
+	// would sit on a different baseline and stretch every line).
+	st.add("font-family", b.fontStack(first))
+	st.add("font-size", px(size))
 	b.w(`<p style="` + attr(st.String()) + `">`)
 	if list {
 		for k := level + 1; k < len(counters); k++ {
