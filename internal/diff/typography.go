@@ -3,6 +3,7 @@ package diff
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -136,49 +137,72 @@ type RangeChange struct {
 	Changes map[string][2]any `json:"changes"`
 }
 
-// charStyles compares the effective style of every character. A property
-// that changed the same way on every character is a plain property entry;
-// the rest become one styleOverride entry listing the changed ranges.
+// charStyles compares the effective style of every character, segment by
+// segment (the union of both texts' override runs, so the cost follows the
+// number of runs, not characters). A property that changed the same way on
+// every character is a plain property entry; the rest become one
+// styleOverride entry listing the changed ranges.
 func (m modifier) charStyles(n int) {
 	o, c := &m.o.TextContent, &m.c.TextContent
-	os, cs := make([]scenegraph.TypeStyle, n), make([]scenegraph.TypeStyle, n)
-	for i := range n {
-		os[i], cs[i] = o.StyleAt(i), c.StyleAt(i)
+	cuts := map[int]bool{0: true, n: true}
+	for _, r := range o.Runs() {
+		cuts[r.Start], cuts[r.End] = true, true
 	}
-	changed := make([]map[string][2]any, n) // per character: prop -> before, after
+	for _, r := range c.Runs() {
+		cuts[r.Start], cuts[r.End] = true, true
+	}
+	bounds := make([]int, 0, len(cuts))
+	for k := range cuts {
+		if k >= 0 && k <= n {
+			bounds = append(bounds, k)
+		}
+	}
+	sort.Ints(bounds)
+	type seg struct {
+		start, end int
+		os, cs     scenegraph.TypeStyle
+		changed    map[string][2]any
+	}
+	segs := make([]seg, 0, len(bounds)-1)
+	for i := 0; i+1 < len(bounds); i++ {
+		s := bounds[i]
+		segs = append(segs, seg{start: s, end: bounds[i+1], os: o.StyleAt(s), cs: c.StyleAt(s)})
+	}
 	for _, p := range typoProps {
-		var idx []int
-		for i := range n {
-			if !sameVal(p.get(&os[i]), p.get(&cs[i])) {
-				idx = append(idx, i)
+		var diffSegs []int
+		for i := range segs {
+			if !sameVal(p.get(&segs[i].os), p.get(&segs[i].cs)) {
+				diffSegs = append(diffSegs, i)
 			}
 		}
-		if len(idx) == 0 {
+		if len(diffSegs) == 0 {
 			continue
 		}
-		if len(idx) == n && uniform(p, os) && uniform(p, cs) {
-			m.change(p.name, showVal(p.get(&os[0])), showVal(p.get(&cs[0])))
+		if len(diffSegs) == len(segs) && uniformSegs(p, segs, func(i int) *scenegraph.TypeStyle { return &segs[i].os }) &&
+			uniformSegs(p, segs, func(i int) *scenegraph.TypeStyle { return &segs[i].cs }) {
+			m.change(p.name, showVal(p.get(&segs[0].os)), showVal(p.get(&segs[0].cs)))
 			continue
 		}
-		for _, i := range idx {
-			if changed[i] == nil {
-				changed[i] = map[string][2]any{}
+		for _, i := range diffSegs {
+			if segs[i].changed == nil {
+				segs[i].changed = map[string][2]any{}
 			}
-			changed[i][p.name] = [2]any{showVal(p.get(&os[i])), showVal(p.get(&cs[i]))}
+			segs[i].changed[p.name] = [2]any{showVal(p.get(&segs[i].os)), showVal(p.get(&segs[i].cs))}
 		}
 	}
 	runes := []rune(c.Characters)
 	var ranges []RangeChange
-	for i := 0; i < n; {
-		if changed[i] == nil {
+	for i := 0; i < len(segs); {
+		if segs[i].changed == nil {
 			i++
 			continue
 		}
 		j := i + 1
-		for j < n && changed[j] != nil && sameChanges(changed[i], changed[j]) {
+		for j < len(segs) && segs[j].changed != nil && sameChanges(segs[i].changed, segs[j].changed) {
 			j++
 		}
-		ranges = append(ranges, RangeChange{Start: i, End: j, Text: string(runes[i:j]), Changes: changed[i]})
+		start, end := segs[i].start, segs[j-1].end
+		ranges = append(ranges, RangeChange{Start: start, End: end, Text: string(runes[start:end]), Changes: segs[i].changed})
 		i = j
 	}
 	if len(ranges) == 0 {
@@ -197,10 +221,10 @@ func (m modifier) charStyles(n int) {
 	m.add("styleOverride", nil, ranges, "style override on part of the text (text unchanged): "+strings.Join(parts, "; "), false)
 }
 
-func uniform(p typoProp, ss []scenegraph.TypeStyle) bool {
-	first := p.get(&ss[0])
-	for i := 1; i < len(ss); i++ {
-		if !sameVal(first, p.get(&ss[i])) {
+func uniformSegs[S any](p typoProp, segs []S, style func(i int) *scenegraph.TypeStyle) bool {
+	first := p.get(style(0))
+	for i := 1; i < len(segs); i++ {
+		if !sameVal(first, p.get(style(i))) {
 			return false
 		}
 	}
