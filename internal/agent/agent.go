@@ -28,6 +28,9 @@ const maxRepairRounds = 2
 type Call struct {
 	Tool string          `json:"tool"`
 	Args json.RawMessage `json:"args,omitempty"`
+	// As binds the call's first created id to "$name" for later calls of
+	// the same batch (recipes use it; the agent's own calls do not).
+	As string `json:"as,omitempty"`
 }
 
 // Applied is what a Toolbox reports after one call.

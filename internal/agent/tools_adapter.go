@@ -56,11 +56,20 @@ func (r *Registry) Apply(d *scenegraph.Deck, c Call) (*scenegraph.Deck, Applied,
 	return next, Applied{Result: b, Created: created}, nil
 }
 
+// FromToolCalls converts tools calls (a compiled recipe) to agent calls.
+func FromToolCalls(cs []tools.Call) []Call {
+	out := make([]Call, len(cs))
+	for i, c := range cs {
+		out[i] = Call{Tool: c.Tool, Args: c.Args, As: c.As}
+	}
+	return out
+}
+
 // ToolCalls converts applied agent calls to tools calls (for the Apply step).
 func ToolCalls(cs []Call) []tools.Call {
 	out := make([]tools.Call, len(cs))
 	for i, c := range cs {
-		out[i] = tools.Call{Tool: c.Tool, Args: c.Args}
+		out[i] = tools.Call{Tool: c.Tool, Args: c.Args, As: c.As}
 	}
 	return out
 }

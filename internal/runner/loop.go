@@ -4,18 +4,26 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/acecanvas/ace/internal/agent"
 	"github.com/acecanvas/ace/internal/judge"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/policy"
+	"github.com/acecanvas/ace/internal/recipe"
+	"github.com/acecanvas/ace/internal/route"
+	"github.com/acecanvas/ace/internal/store"
 )
 
-// Request is one natural-language edit of the snapshot DeckRef.
+// Request is one edit of the snapshot DeckRef: a natural-language
+// instruction, or a recipe (RecipeRef: the store ref of its YAML;
+// RecipePath: its file name, for errors and its asset directory).
 type Request struct {
 	DeckRef     string
 	Instruction string
+	RecipeRef   string
+	RecipePath  string
 	// Policy is tau and T (zero fields take policy.Default).
 	Policy policy.Config
 	// MaxAgentTurns caps model rounds over the whole task (0 = 35).
@@ -50,22 +58,51 @@ func Run(ctx context.Context, s *Steps, req Request) (*Record, error) {
 		}
 		return rec, err
 	}
-	if !s.LLM.HasModel(llm.RoleAgent) {
+	hasModel := s.LLM.HasModel(llm.RoleAgent)
+	// agentInstr is what the agent works on after the first iteration and
+	// what the judge scores: the instruction, or a recipe's instruction
+	// steps (empty for a pure recipe: no judge, one iteration).
+	agentInstr := req.Instruction
+	var rcp *recipe.Recipe
+	if req.RecipeRef != "" {
+		r, err := s.loadRecipe(ctx, req.RecipeRef, req.RecipePath)
+		if err != nil {
+			return fail(err)
+		}
+		rcp, rec.Recipe = r, r.Name
+		if agentInstr == "" && hasModel {
+			agentInstr = strings.Join(recipeInstructions(r), "\n")
+		}
+	} else if !hasModel {
 		_, err := s.LLM.Model(llm.RoleAgent)
 		return fail(fmt.Errorf("a natural-language edit needs a model: %w", err))
+	} else if strings.TrimSpace(req.Instruction) == "" {
+		return fail(errors.New("no instruction and no recipe: nothing to do"))
 	}
 
 	t0 := time.Now()
-	rt, err := s.Route(ctx, RouteInput{DeckRef: req.DeckRef, Instruction: req.Instruction})
-	rec.Route = RouteRecord{Decision: rt.Decision, LLM: rt.LLM, DurationMS: ms(time.Since(t0))}
-	if err != nil {
-		return fail(fmt.Errorf("route: %w", err))
+	var rt RouteOutput
+	if agentInstr == "" {
+		rt.Decision = route.Decision{Mode: route.Off, Source: "recipe", Reason: "a recipe compiles to tool calls; no agent step"}
+	} else {
+		var err error
+		rt, err = s.Route(ctx, RouteInput{DeckRef: req.DeckRef, Instruction: agentInstr})
+		if err != nil {
+			rec.Route = RouteRecord{Decision: rt.Decision, LLM: rt.LLM, DurationMS: ms(time.Since(t0))}
+			return fail(fmt.Errorf("route: %w", err))
+		}
 	}
+	rec.Route = RouteRecord{Decision: rt.Decision, LLM: rt.LLM, DurationMS: ms(time.Since(t0))}
 
 	var hist []policy.Iteration
 	base, feedback := req.DeckRef, ""
 	for n := 1; n <= cfg.MaxIterations; n++ {
-		it, err := iterate(ctx, s, req, rt, n, base, feedback, maxTurns-rec.AgentTurns)
+		act := ActInput{DeckRef: base, Instruction: agentInstr, Feedback: feedback, Route: rt.Decision, MaxTurns: maxTurns - rec.AgentTurns}
+		if n == 1 && req.RecipeRef != "" {
+			act.RecipeRef, act.RecipePath = req.RecipeRef, req.RecipePath
+		}
+		it, err := iterate(ctx, s, req, act, agentInstr)
+		it.N = n
 		rec.AgentTurns += it.Turns
 		if err != nil {
 			it.Errors = append(it.Errors, err.Error())
@@ -87,6 +124,8 @@ func Run(ctx context.Context, s *Steps, req Request) (*Record, error) {
 		if it.Decision.Action == policy.Stop {
 			rec.Reason = it.Decision.Reason
 			switch {
+			case it.Score == nil && rcp != nil && agentInstr == "":
+				rec.Outcome = "applied"
 			case it.Score == nil:
 				rec.Outcome = "no_judge"
 			case n >= cfg.MaxIterations && !(it.GatePassed && *it.Score >= cfg.Tau):
@@ -94,6 +133,12 @@ func Run(ctx context.Context, s *Steps, req Request) (*Record, error) {
 			default:
 				rec.Outcome = "stopped"
 			}
+			break
+		}
+		if agentInstr == "" {
+			// A pure recipe is deterministic: another iteration would
+			// compile the same calls.
+			rec.Reason = it.Decision.Reason
 			break
 		}
 		if rec.AgentTurns >= maxTurns {
@@ -116,12 +161,49 @@ func Run(ctx context.Context, s *Steps, req Request) (*Record, error) {
 	if rec.Outcome == "" {
 		rec.Outcome = "budget"
 	}
+	if rcp != nil && len(rcp.Expect) > 0 {
+		if err := checkExpectations(ctx, s, rcp, rec); err != nil {
+			return fail(err)
+		}
+	}
 	return rec, nil
 }
 
+// checkExpectations evaluates the recipe's expectations on the final deck;
+// any failure makes the outcome expectation_failed (with no model the
+// expectations are the judge).
+func checkExpectations(ctx context.Context, s *Steps, r *recipe.Recipe, rec *Record) error {
+	final, err := store.GetDeck(ctx, s.Store, rec.Final)
+	if err != nil {
+		return fmt.Errorf("final snapshot: %w", err)
+	}
+	gate := recipe.GateResult{}
+	if rec.Selected > 0 {
+		it := rec.Iterations[rec.Selected-1]
+		gate = recipe.GateResult{Checked: it.Rendered && s.Renderer != nil, NewViolations: it.NewViolations}
+	}
+	rec.Checks = recipe.Check(r, final, gate)
+	// A gate block stays the outcome (the original stands, so its
+	// expectations naturally fail); the failed checks are still recorded.
+	if len(rec.Checks) > 0 && rec.Outcome != "gate_blocked" {
+		rec.Outcome, rec.Reason = "expectation_failed", rec.Checks[0].String()
+	}
+	return nil
+}
+
+func recipeInstructions(r *recipe.Recipe) []string {
+	var out []string
+	for _, st := range r.Steps {
+		if st.Instruction != "" {
+			out = append(out, st.Instruction)
+		}
+	}
+	return out
+}
+
 // iterate runs act, apply, diff, render, gate and judge once.
-func iterate(ctx context.Context, s *Steps, req Request, rt RouteOutput, n int, base, feedback string, turnsLeft int) (IterationRecord, error) {
-	it := IterationRecord{N: n, Base: base, Feedback: feedback}
+func iterate(ctx context.Context, s *Steps, req Request, in ActInput, judgeInstr string) (IterationRecord, error) {
+	it := IterationRecord{Base: in.DeckRef, Feedback: in.Feedback}
 	t0 := time.Now()
 	finish := func(err error) (IterationRecord, error) {
 		it.Usage = llm.Sum(it.LLM)
@@ -130,7 +212,8 @@ func iterate(ctx context.Context, s *Steps, req Request, rt RouteOutput, n int, 
 	}
 
 	t := time.Now()
-	act, err := s.Act(ctx, ActInput{DeckRef: base, Instruction: req.Instruction, Feedback: feedback, Route: rt.Decision, MaxTurns: turnsLeft})
+	act, err := s.Act(ctx, in)
+	it.Warnings = act.Warnings
 	it.Timings.Act = ms(time.Since(t))
 	it.Mode, it.ContextBytes, it.Turns, it.ActStopped = act.Mode, act.Context, act.Turns, act.Stopped
 	it.ToolCalls, it.ToolErrors, it.LLM = act.Calls, act.Errors, append(it.LLM, act.LLM...)
@@ -139,7 +222,7 @@ func iterate(ctx context.Context, s *Steps, req Request, rt RouteOutput, n int, 
 	}
 
 	t = time.Now()
-	ap, err := s.Apply(ctx, ApplyInput{DeckRef: base, Calls: act.Calls})
+	ap, err := s.Apply(ctx, ApplyInput{DeckRef: in.DeckRef, Calls: act.Calls, AssetDir: act.AssetDir})
 	it.Timings.Apply = ms(time.Since(t))
 	if err != nil {
 		return finish(fmt.Errorf("apply: %w", err))
@@ -189,7 +272,7 @@ func iterate(ctx context.Context, s *Steps, req Request, rt RouteOutput, n int, 
 	it.Timings.Render = ms(time.Since(t))
 
 	t = time.Now()
-	jo, err := s.Judge(ctx, JudgeInput{Instruction: req.Instruction, DiffText: df.Text, Images: images,
+	jo, err := s.Judge(ctx, JudgeInput{Instruction: judgeInstr, DiffText: df.Text, Images: images,
 		TouchesVisual: df.TouchesVisual, VQ: req.VQ})
 	it.Timings.Judge = ms(time.Since(t))
 	it.LLM = append(it.LLM, jo.IF.Calls...)

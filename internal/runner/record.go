@@ -4,24 +4,32 @@ import (
 	"github.com/acecanvas/ace/internal/agent"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/policy"
+	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/route"
 )
 
 // Record is the full account of one edit, as JSON for `ace edit --record`
 // and `ace report`.
 type Record struct {
-	Instruction string `json:"instruction"`
-	Origin      string `json:"origin"` // snapshot ref
+	Instruction string `json:"instruction,omitempty"`
+	// Recipe is the recipe's name for a recipe edit.
+	Recipe string `json:"recipe,omitempty"`
+	Origin string `json:"origin"` // snapshot ref
 	// Final is the snapshot strict-peak selection returned (the origin when
 	// no iteration passed the gate); Selected its 1-based iteration, 0 for
 	// the origin.
 	Final    string `json:"final"`
 	Selected int    `json:"selected"`
 	// Outcome: "stopped" (IF >= tau), "budget" (T spent), "no_judge",
-	// "turn_cap", "gate_blocked" (every iteration failed the gate), or
+	// "applied" (a recipe without instruction steps, gate passed),
+	// "turn_cap", "gate_blocked" (every iteration failed the gate),
+	// "expectation_failed" (a recipe expectation does not hold), or
 	// "failed".
 	Outcome string `json:"outcome"`
 	Reason  string `json:"reason"`
+
+	// Checks are the recipe expectations that failed on the final deck.
+	Checks []recipe.Failure `json:"failedChecks,omitempty"`
 
 	Route      RouteRecord       `json:"route"`
 	Iterations []IterationRecord `json:"iterations"`
@@ -55,6 +63,8 @@ type IterationRecord struct {
 	ActStopped   string            `json:"actStopped"`
 	ToolCalls    []agent.Call      `json:"toolCalls"`
 	ToolErrors   []agent.ToolError `json:"toolErrors,omitempty"`
+	// Warnings from a recipe's compiler (e.g. instruction steps skipped).
+	Warnings []string `json:"warnings,omitempty"`
 
 	DiffDistinct  int      `json:"diffDistinct"`
 	DiffEmpty     bool     `json:"diffEmpty"`

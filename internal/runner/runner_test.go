@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acecanvas/ace/internal/agent"
 	"github.com/acecanvas/ace/internal/deckgen"
+	"github.com/acecanvas/ace/internal/deckio"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/llm/llmtest"
 	"github.com/acecanvas/ace/internal/policy"
@@ -387,4 +389,69 @@ func TestNoModelFailsFastWithAClearError(t *testing.T) {
 	if rec.Outcome != "failed" || len(f.srv.Requests()) != 0 || rec.Final != f.origin {
 		t.Fatalf("record %s, requests %d", dump(rec), len(f.srv.Requests()))
 	}
+}
+
+func TestNaturalLanguageEditOnARealDeck(t *testing.T) {
+	path := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(scriptPath(t, "x")))), "..", "shared", "decks", "pptx", "build_effective_agents.pptx")
+	d, blobs, err := deckio.Load(path)
+	if err != nil {
+		t.Skipf("real deck not available: %v", err)
+	}
+	if len(d.Slides) < 2 {
+		t.Fatalf("deck has %d slides", len(d.Slides))
+	}
+	// The first text node of slide 2 is what the scripted agent retitles.
+	var target string
+	d.Slides[1].Walk(func(n, _ *scenegraph.Node, _ int) bool {
+		if target == "" && n.Characters != "" {
+			target = n.ID
+		}
+		return target == ""
+	})
+	if target == "" {
+		t.Fatal("slide 2 has no text")
+	}
+	sc, err := llmtest.ParseScript([]byte(`
+steps:
+  - model: router-m
+    text: '{"mode": "MICRO_SPATIAL", "target_slides": [2], "reason": "slide 2"}'
+  - model: agent-m
+    tool_calls: [{name: set_text_content, arguments: {nodeId: "`+target+`", text: "Agents, simply"}}]
+  - model: judge-m
+    text: '{"instruction_following_score": 4, "instruction_following_reason": "Retitled as asked."}'
+`), "real-deck.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer(t, sc)
+	cfg := srv.Config("agent-m", "judge-m")
+	cfg.RouterModel = "router-m"
+	c, _ := llm.New(cfg)
+	st := store.NewMemory()
+	ctx := context.Background()
+	if err := store.PutBlobs(ctx, st, blobs); err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := store.PutDeck(ctx, st, d)
+	steps := &runner.Steps{Store: st, LLM: c, Renderer: pool}
+	rec, err := runner.Run(ctx, steps, runner.Request{DeckRef: ref, Instruction: "Retitle slide 2 to 'Agents, simply'."})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, dump(rec))
+	}
+	req := srv.RequestsFor("agent-m")[0]
+	if !strings.Contains(req.Chat.Messages[1].Content, target) {
+		t.Fatal("the routed context lacks the target node")
+	}
+	if req.Chat.Messages[0].Content != agent.Prefix(agent.ModeMicro) {
+		t.Fatal("the system message on a real deck is not the mode's byte-stable prefix")
+	}
+	if rec.Outcome == "stopped" {
+		final, _ := store.GetDeck(ctx, st, rec.Final)
+		if got := scenegraph.NewIndex(final).Node(target).Characters; got != "Agents, simply" {
+			t.Fatalf("title %q", got)
+		}
+	} else if rec.Outcome != "budget" && rec.Outcome != "gate_blocked" {
+		t.Fatalf("outcome %s: %s", rec.Outcome, rec.Reason)
+	}
+	t.Logf("real deck %s: %d slides, outcome %s, context %d bytes, gate %v %v", filepath.Base(path), len(d.Slides), rec.Outcome, rec.Iterations[0].ContextBytes, rec.Iterations[0].GatePassed, rec.Iterations[0].NewViolations)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/acecanvas/ace/internal/diff"
 	"github.com/acecanvas/ace/internal/judge"
 	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/render"
 	"github.com/acecanvas/ace/internal/route"
 	"github.com/acecanvas/ace/internal/scenegraph"
@@ -98,6 +100,12 @@ type ActInput struct {
 	Route       route.Decision `json:"route"`
 	// MaxTurns is the task's remaining agent-turn budget (0 = default 35).
 	MaxTurns int `json:"maxTurns,omitempty"`
+	// RecipeRef is the store ref of a recipe's YAML: the act step compiles
+	// it against the snapshot (no model), then, when the recipe has
+	// instruction steps and a model is configured, the agent carries them
+	// out. RecipePath names it in errors and anchors its asset directory.
+	RecipeRef  string `json:"recipeRef,omitempty"`
+	RecipePath string `json:"recipePath,omitempty"`
 }
 
 // ActOutput is what the agent did: the calls that applied, in order, and
@@ -113,6 +121,11 @@ type ActOutput struct {
 	Summary string            `json:"summary,omitempty"`
 	Context int               `json:"contextBytes"` // size of the routed context sent
 	Mode    string            `json:"mode"`
+	// Recipe only: the asset directory Apply must use, the compiler's
+	// warnings and the instruction steps handed to the agent.
+	AssetDir     string   `json:"assetDir,omitempty"`
+	Warnings     []string `json:"warnings,omitempty"`
+	Instructions []string `json:"instructions,omitempty"`
 }
 
 // Act serialises the routed context of the current snapshot and runs the
@@ -122,6 +135,9 @@ func (s *Steps) Act(ctx context.Context, in ActInput) (ActOutput, error) {
 	d, err := s.deck(ctx, in.DeckRef)
 	if err != nil {
 		return ActOutput{}, err
+	}
+	if in.RecipeRef != "" {
+		return s.actRecipe(ctx, d, in)
 	}
 	text, err := route.Context(d, in.Route)
 	if err != nil {
@@ -149,6 +165,8 @@ func (s *Steps) Act(ctx context.Context, in ActInput) (ActOutput, error) {
 type ApplyInput struct {
 	DeckRef string       `json:"deckRef"`
 	Calls   []agent.Call `json:"calls"`
+	// AssetDir is a recipe's image library (ActOutput.AssetDir).
+	AssetDir string `json:"assetDir,omitempty"`
 }
 
 // ApplyOutput is the new snapshot.
@@ -168,7 +186,7 @@ func (s *Steps) Apply(ctx context.Context, in ApplyInput) (ApplyOutput, error) {
 	if err != nil {
 		return ApplyOutput{}, err
 	}
-	opts := s.Tools
+	opts := (&recipe.Recipe{AssetDir: in.AssetDir}).ToolOptions(s.Tools)
 	opts.Blobs = scenegraph.Blobs{}
 	next, results, err := tools.Apply(d, agent.ToolCalls(in.Calls), opts)
 	if err != nil {
@@ -328,7 +346,8 @@ type JudgeOutput struct {
 // Judge runs the IF judge and, when asked, the VQ judge. A VQ failure is
 // recorded in its verdict, never returned: VQ is never a stopping signal.
 func (s *Steps) Judge(ctx context.Context, in JudgeInput) (JudgeOutput, error) {
-	if !s.LLM.HasModel(llm.RoleJudge) {
+	if !s.LLM.HasModel(llm.RoleJudge) || strings.TrimSpace(in.Instruction) == "" {
+		// No judge model, or a pure recipe (its expectations judge it).
 		return JudgeOutput{Skipped: true}, nil
 	}
 	var imgs []judge.Image
