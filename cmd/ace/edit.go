@@ -28,6 +28,7 @@ var _ llm.Limiter = (*cache.Limiter)(nil)
 // editFlags are the options of `ace edit`.
 type editFlags struct {
 	instruction string
+	recipePath  string
 	out         string
 	recordPath  string
 	jsonOut     bool
@@ -42,8 +43,8 @@ type editFlags struct {
 func init() {
 	var f editFlags
 	cmd := &cobra.Command{
-		Use:   `edit DECK -i "instruction" [-o OUT]`,
-		Short: "Edit a deck from a natural-language instruction, in process",
+		Use:   `edit DECK (-i "instruction" | --recipe R.yaml) [-o OUT]`,
+		Short: "Edit a deck from a natural-language instruction or a recipe, in process",
 		Long: `Edit runs ACE's self-correcting loop on DECK (.pptx, ACE .json or Figma .json)
 without Temporal: route (CARE), act (the design agent's tool calls), apply,
 render (headless Chromium; geometry gate), diff (JsonDiff), judge (IF 0-5 and a
@@ -60,6 +61,10 @@ The model is any OpenAI-compatible server:
   ACE_PRICES        USD per 1M tokens per model, JSON file or inline JSON
   ACE_LLM_TIMEOUT, ACE_LLM_MAX_RETRIES, ACE_LLM_RPM, ACE_LLM_TPM
 
+With --recipe the recipe's steps compile to tool calls (no model needed); its
+instruction steps go to the agent when a model is configured, and its
+expectations decide the outcome (exit code 3 when one fails).
+
 It prints each iteration (IF score, gate, tool calls and errors, tokens, cost,
 time), every model call, and the task's totals. The original file is never
 modified; the result goes to OUT (default DECK.edited.EXT).`,
@@ -75,6 +80,7 @@ modified; the result goes to OUT (default DECK.edited.EXT).`,
 		},
 	}
 	cmd.Flags().StringVarP(&f.instruction, "instruction", "i", "", "what to change, in natural language (required)")
+	cmd.Flags().StringVar(&f.recipePath, "recipe", "", "a migration recipe (YAML) to apply instead of, or with, -i")
 	cmd.Flags().StringVarP(&f.out, "out", "o", "", "output deck path (.pptx or .json; default DECK.edited.EXT)")
 	cmd.Flags().StringVar(&f.recordPath, "record", "", "write the run record (iterations, calls, tokens, cost, timings) as JSON to this file")
 	cmd.Flags().BoolVar(&f.jsonOut, "json", false, "print the run record as JSON instead of tables")
@@ -88,8 +94,8 @@ modified; the result goes to OUT (default DECK.edited.EXT).`,
 }
 
 func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f editFlags) error {
-	if strings.TrimSpace(f.instruction) == "" {
-		return badInput(errors.New(`edit: -i "instruction" is required (for recipes use ace batch --recipe)`))
+	if strings.TrimSpace(f.instruction) == "" && f.recipePath == "" {
+		return badInput(errors.New(`edit: give -i "instruction" or --recipe R.yaml`))
 	}
 	if f.tau < 0 || f.tau > 5 || f.iterations < 1 || f.maxTurns < 1 {
 		return badInput(fmt.Errorf("edit: --tau must be in 0..5, --iterations and --max-turns at least 1"))
@@ -109,8 +115,14 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	if err != nil {
 		return badInput(err)
 	}
-	if _, err := client.Model(llm.RoleAgent); err != nil {
+	if _, err := client.Model(llm.RoleAgent); err != nil && f.recipePath == "" {
 		return badInput(fmt.Errorf("edit: a natural-language edit needs a model: %w", err))
+	}
+	var recipeYAML []byte
+	if f.recipePath != "" {
+		if recipeYAML, err = os.ReadFile(f.recipePath); err != nil {
+			return badInput(fmt.Errorf("edit: recipe: %w", err))
+		}
 	}
 	d, blobs, err := deckio.Load(deckPath)
 	if err != nil {
@@ -135,6 +147,12 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	if err != nil {
 		return err
 	}
+	var recipeRef string
+	if recipeYAML != nil {
+		if recipeRef, err = st.Put(ctx, recipeYAML); err != nil {
+			return err
+		}
+	}
 	steps := &runner.Steps{Store: st, LLM: client}
 	if !f.noRender {
 		pool, err := render.NewPool(ctx, render.Options{})
@@ -145,7 +163,7 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 		steps.Renderer = pool
 	}
 	rec, runErr := runner.Run(ctx, steps, runner.Request{
-		DeckRef: origin, Instruction: f.instruction,
+		DeckRef: origin, Instruction: f.instruction, RecipeRef: recipeRef, RecipePath: f.recipePath,
 		Policy:        policy.Config{Tau: f.tau, MaxIterations: f.iterations},
 		MaxAgentTurns: f.maxTurns, VQ: f.vq,
 	})
@@ -163,8 +181,8 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 		printRecord(stdout, rec)
 	}
 	if runErr != nil {
-		if errors.Is(runErr, llm.ErrNoModel) {
-			return badInput(runErr)
+		if errors.Is(runErr, llm.ErrNoModel) || (recipeRef != "" && len(rec.Iterations) == 0) {
+			return badInput(runErr) // no model, or a recipe that does not parse
 		}
 		return runErr
 	}
@@ -182,7 +200,7 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	} else if !f.jsonOut {
 		fmt.Fprintln(stdout, "no iteration was kept; nothing written (the original stands)")
 	}
-	if rec.Outcome == "gate_blocked" {
+	if rec.Outcome == "gate_blocked" || rec.Outcome == "expectation_failed" {
 		return &exitError{code: exitNotMet, err: errors.New(rec.Reason)}
 	}
 	return nil
@@ -192,6 +210,9 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 func printRecord(w io.Writer, rec *runner.Record) {
 	if rec == nil {
 		return
+	}
+	if rec.Recipe != "" {
+		fmt.Fprintf(w, "recipe: %s\n", rec.Recipe)
 	}
 	dec := rec.Route.Decision
 	fmt.Fprintf(w, "route: %s, target slides %v (%s)\n", dec.Mode, oneBased(dec.TargetSlides), dec.Source)
@@ -232,6 +253,12 @@ func printRecord(w io.Writer, rec *runner.Record) {
 		for _, e := range it.Errors {
 			fmt.Fprintf(w, "note %d: %s\n", it.N, e)
 		}
+		for _, e := range it.Warnings {
+			fmt.Fprintf(w, "warning %d: %s\n", it.N, e)
+		}
+	}
+	for _, c := range rec.Checks {
+		fmt.Fprintln(w, c.String())
 	}
 	fmt.Fprintln(w, "model calls:")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

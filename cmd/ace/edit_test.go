@@ -84,3 +84,38 @@ func TestEditWithoutAModelIsBadInput(t *testing.T) {
 		t.Fatalf("want exit 2 naming ACE_AGENT_MODEL, got %v", err)
 	}
 }
+
+func TestEditRecipeWithoutAModel(t *testing.T) {
+	for _, k := range []string{"ACE_AGENT_MODEL", "ACE_JUDGE_MODEL", "ACE_ROUTER_MODEL"} {
+		t.Setenv(k, "")
+	}
+	dir := t.TempDir()
+	d, _ := deckgen.Generate(deckgen.Options{Slides: 5, Seed: 2})
+	b, _ := scenegraph.Encode(d)
+	in := filepath.Join(dir, "deck.json")
+	os.WriteFile(in, b, 0o644)
+	var stdout bytes.Buffer
+	err := runEdit(context.Background(), &stdout, &stdout, in, editFlags{
+		recipePath: filepath.Join("..", "..", "testdata", "recipes", "title-normalize.yaml"),
+		tau:        4, iterations: 3, maxTurns: 35,
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+	out := filepath.Join(dir, "deck.edited.json")
+	edited, _, err := deckio.Load(out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+	for i, s := range edited.Slides {
+		s.Walk(func(n, _ *scenegraph.Node, _ int) bool {
+			if n.Placeholder != nil && n.Placeholder.Role == "title" && (n.Style == nil || n.Style.FontSize != 36) {
+				t.Errorf("slide %d title %s not normalised", i+1, n.ID)
+			}
+			return true
+		})
+	}
+	if !strings.Contains(stdout.String(), "recipe: Normalize titles") || !strings.Contains(stdout.String(), "outcome: applied") || !strings.Contains(stdout.String(), "task: 0 calls") {
+		t.Fatalf("output:\n%s", stdout.String())
+	}
+}
