@@ -41,7 +41,16 @@ type Options struct {
 
 // FindChromium resolves the browser binary as Options.Chromium documents.
 func FindChromium(explicit string) (string, error) {
-	cands := []string{explicit, os.Getenv("ACE_CHROMIUM"), "/usr/lib/chromium/chromium"}
+	if explicit != "" {
+		if st, err := os.Stat(explicit); err == nil && !st.IsDir() {
+			return explicit, nil
+		}
+		if p, err := exec.LookPath(explicit); err == nil {
+			return p, nil
+		}
+		return "", fmt.Errorf("render: Chromium binary %q not found; give the path of an installed chromium", explicit)
+	}
+	cands := []string{os.Getenv("ACE_CHROMIUM"), "/usr/lib/chromium/chromium"}
 	for _, c := range cands {
 		if c == "" {
 			continue

@@ -47,14 +47,19 @@ func LibreOfficePNGs(ctx context.Context, path, outDir string, width, height int
 	if err != nil {
 		return nil, err
 	}
-	// pdftoppm pads the page number to the width of the last one.
+	sortPages(pngs)
+	return pngs, nil
+}
+
+// sortPages orders pdftoppm's page files (it pads the page number to the
+// width of the last one, so equal-length names sort as text).
+func sortPages(pngs []string) {
 	sort.Slice(pngs, func(i, j int) bool {
 		if len(pngs[i]) != len(pngs[j]) {
 			return len(pngs[i]) < len(pngs[j])
 		}
 		return pngs[i] < pngs[j]
 	})
-	return pngs, nil
 }
 
 // ReadPNG decodes a PNG file.
