@@ -455,3 +455,30 @@ steps:
 	}
 	t.Logf("real deck %s: %d slides, outcome %s, context %d bytes, gate %v %v", filepath.Base(path), len(d.Slides), rec.Outcome, rec.Iterations[0].ContextBytes, rec.Iterations[0].GatePassed, rec.Iterations[0].NewViolations)
 }
+
+func TestContextLengthIsAClearNonRetriedError(t *testing.T) {
+	f := setup(t, "runner-context-length.yaml", 1, 6, nil)
+	rec, err := runner.Run(context.Background(), f.steps, runner.Request{DeckRef: f.origin, Instruction: "Rewrite every slide in French."})
+	if !errors.Is(err, llm.ErrContextLength) || !strings.Contains(err.Error(), "41210") {
+		t.Fatalf("want ErrContextLength with the server's numbers, got %v", err)
+	}
+	if len(f.srv.RequestsFor("agent-m")) != 1 || rec.Outcome != "failed" || rec.Final != rec.Origin {
+		t.Fatalf("record %s", dump(rec))
+	}
+	if c := rec.Iterations[0].LLM[0]; len(c.Attempts) != 1 || c.Attempts[0].Status != 400 || c.Error == "" {
+		t.Fatalf("the failed call must be in the record: %+v", c)
+	}
+}
+
+func TestJudgeOutageLeavesTheScoreMissingAndIsRecorded(t *testing.T) {
+	f := setup(t, "runner-judge-down.yaml", 1, 6, nil)
+	rec := f.run(t, "Retitle slide 2.", policy.Config{})
+	it := rec.Iterations[0]
+	if it.Score != nil || !it.JudgeMissing || len(it.Errors) == 0 || !strings.Contains(it.Errors[0], "after 5 attempts") {
+		t.Fatalf("iteration %s", dump(it))
+	}
+	// Only the gate decided: the edit is kept, and the outcome says so.
+	if rec.Outcome != "no_judge" || rec.Selected != 1 {
+		t.Fatalf("record %s", dump(rec))
+	}
+}

@@ -31,6 +31,9 @@ type Step struct {
 	Model string `json:"model,omitempty" yaml:"model,omitempty"`
 	// Times repeats the step (default 1).
 	Times int `json:"times,omitempty" yaml:"times,omitempty"`
+	// Forever answers every matching request with this step and is never
+	// used up (benchmarks, load tests).
+	Forever bool `json:"forever,omitempty" yaml:"forever,omitempty"`
 	// Note is free text for the script's reader.
 	Note string `json:"note,omitempty" yaml:"note,omitempty"`
 

@@ -95,8 +95,8 @@ func (s *Server) Unserved() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
-	for _, ok := range s.served {
-		if !ok {
+	for i, ok := range s.served {
+		if !ok && !s.steps[i].Forever {
 			n++
 		}
 	}
@@ -122,7 +122,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		for i, st := range s.steps {
 			if !s.served[i] && (st.Model == "" || st.Model == chat.Model) {
 				idx = i
-				s.served[i] = true
+				s.served[i] = !st.Forever
 				break
 			}
 		}
