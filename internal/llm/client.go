@@ -101,6 +101,7 @@ func (c *Client) Chat(ctx context.Context, req Request) (Response, error) {
 		return Response{Call: call}, err
 	}
 	call.Model = model
+	ctx, span := startSpan(ctx, req.Role, req.Purpose, model)
 	oreq := openai.ChatCompletionRequest{
 		Model:       model,
 		Messages:    req.Messages,
@@ -118,6 +119,7 @@ func (c *Client) Chat(ctx context.Context, req Request) (Response, error) {
 			call.Error = err.Error()
 		}
 		resp.Call = call
+		endSpan(span, call)
 		return resp, err
 	}
 	for attempt := 0; ; attempt++ {
