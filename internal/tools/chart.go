@@ -336,6 +336,11 @@ func tableData(t *sg.Node, seriesInRows bool) ([]string, []sg.Series, []string, 
 }
 
 func sortChart(ch *sg.Chart, by string, desc bool) error {
+	for _, s := range ch.Series {
+		if len(s.Values) != len(ch.Categories) {
+			return fmt.Errorf("series %q has %d values for %d categories; sorting needs one value per category (a scatter chart's points cannot be sorted by category)", s.Name, len(s.Values), len(ch.Categories))
+		}
+	}
 	idx := make([]int, len(ch.Categories))
 	for i := range idx {
 		idx[i] = i

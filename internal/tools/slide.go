@@ -503,7 +503,7 @@ func slideTools() []Tool {
 				return res, nil
 			}),
 		def(ModuleSlide, "add_footer", false,
-			"Add or update the footer on some or all slides: footer text, slide number and date, placed along the bottom edge in the deck's body font (existing footer placeholders are reused, so it is safe to call twice).",
+			"Add or update the footer on some or all slides: footer text, slide number and date, placed along the bottom edge in the deck's body font (existing footer placeholders are reused, so it is safe to call twice). A new footer goes in the free space of the bottom band, clear of the slide's text and pictures, at the smallest readable size, in a grey that contrasts with what is behind it.",
 			func(e *Env, a *footerArgs) (Result, error) {
 				slidesIn, err := e.slideSet(a.slideSel)
 				if err != nil {
@@ -514,13 +514,15 @@ func slideTools() []Tool {
 				}
 				size := a.FontSize
 				if size == 0 {
-					size = 14
+					size = footerSize(e.Deck.Height)
 				}
-				col := sg.MustHex("#595959")
+				var fixed *sg.Color
 				if a.Color != "" {
-					if col, err = color(a.Color, nil); err != nil {
+					c, err := color(a.Color, nil)
+					if err != nil {
 						return Result{}, err
 					}
+					fixed = &c
 				}
 				res := Result{}
 				for _, s := range slidesIn {
@@ -539,13 +541,24 @@ func slideTools() []Tool {
 						}
 						t := e.newNode(sg.TypeText, map[string]string{"ftr": "Footer", "sldNum": "Slide Number", "dt": "Date"}[role])
 						t.Characters = text
+						box := sg.Rect{X: x, Y: H - size*2.4, Width: w, Height: size * 1.6}
+						if role == "ftr" {
+							// Keep the footer clear of what the slide already shows.
+							if free, ok := e.footerSlot(s, text, size); ok {
+								box = free
+							}
+						}
+						col := readableOn(e.backgroundAt(s, sg.Vector{X: box.X + box.Width/2, Y: box.Y + box.Height/2}))
+						if fixed != nil {
+							col = *fixed
+						}
 						t.Style = &sg.TypeStyle{FontSize: size, TextAlignHorizontal: align, Fills: []sg.Paint{sg.Solid(col)}}
 						if f := e.Deck.Tokens.Fonts.Minor.Latin; f != "" {
 							setFamily(t.Style, f, text, nil)
 						}
 						t.Placeholder = &sg.Placeholder{Role: role}
-						t.Transform = sg.Translate(round2(x), round2(H-size*2.4))
-						t.Size = sg.Vector{X: round2(w), Y: round2(size * 1.6)}
+						t.Transform = sg.Translate(round2(box.X), round2(box.Y))
+						t.Size = sg.Vector{X: round2(box.Width), Y: round2(box.Height)}
 						e.insert(s, t, -1)
 						res.Created = append(res.Created, t.ID)
 					}
