@@ -1,0 +1,126 @@
+package workers
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/acecanvas/ace/activities"
+	"github.com/acecanvas/ace/workflows"
+)
+
+// Queue names accepted by `ace worker --queues`, and the task queue each
+// serves.
+var Queues = map[string]string{
+	"edit":   workflows.QueueEdit,
+	"llm":    workflows.QueueLLM,
+	"render": workflows.QueueRender,
+	"diff":   workflows.QueueDiff,
+}
+
+// AllQueues is every queue, in start order.
+var AllQueues = []string{"edit", "llm", "render", "diff"}
+
+// ParseQueues checks a comma-separated --queues value.
+func ParseQueues(s string) ([]string, error) {
+	if strings.TrimSpace(s) == "" || s == "all" {
+		return AllQueues, nil
+	}
+	var out []string
+	for _, q := range strings.Split(s, ",") {
+		q = strings.TrimSpace(q)
+		if _, ok := Queues[q]; !ok {
+			return nil, fmt.Errorf("unknown queue %q: use any of edit, llm, render, diff (comma-separated) or all", q)
+		}
+		if !slices.Contains(out, q) {
+			out = append(out, q)
+		}
+	}
+	return out, nil
+}
+
+// EditWorkflowName is the registered name of workflows.EditWorkflow.
+const EditWorkflowName = "EditWorkflow"
+
+// register puts on w only what queue q needs: workflow code on edit, the
+// model steps on llm, Render on render, the pure steps and Publish on diff.
+func register(w worker.Worker, q string, a *activities.Activities) {
+	act := func(fn any, name string) { w.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name}) }
+	switch q {
+	case "edit":
+		w.RegisterWorkflowWithOptions(workflows.EditWorkflow, workflow.RegisterOptions{Name: EditWorkflowName})
+	case "llm":
+		act(a.Route, workflows.ActivityRoute)
+		act(a.Act, workflows.ActivityAct)
+		act(a.Judge, workflows.ActivityJudge)
+	case "render":
+		act(a.Render, workflows.ActivityRender)
+	case "diff":
+		act(a.Apply, workflows.ActivityApply)
+		act(a.Diff, workflows.ActivityDiff)
+		act(a.Export, workflows.ActivityExport)
+		act(a.Publish, workflows.ActivityPublish)
+	}
+}
+
+// WorkerOptions tune the Temporal workers.
+type WorkerOptions struct {
+	// StopTimeout is how long a graceful stop waits for in-flight
+	// activities to finish (they are retried elsewhere after it).
+	StopTimeout time.Duration
+	// RenderConcurrency caps concurrent Render activities (one Chromium
+	// tab each); 0 means 2.
+	RenderConcurrency int
+}
+
+// RunWorkers starts one Temporal worker per queue on c and blocks until
+// ctx is done, then stops them gracefully: they stop polling and wait up
+// to StopTimeout for in-flight activities.
+func RunWorkers(ctx context.Context, c client.Client, queues []string, a *activities.Activities, o WorkerOptions) error {
+	ws, err := StartWorkers(c, queues, a, o)
+	if err != nil {
+		return err
+	}
+	<-ctx.Done()
+	StopWorkers(ws)
+	return nil
+}
+
+// StartWorkers starts the workers and returns them for StopWorkers.
+func StartWorkers(c client.Client, queues []string, a *activities.Activities, o WorkerOptions) ([]worker.Worker, error) {
+	if o.StopTimeout == 0 {
+		o.StopTimeout = 30 * time.Second
+	}
+	if o.RenderConcurrency == 0 {
+		o.RenderConcurrency = 2
+	}
+	var ws []worker.Worker
+	for _, q := range queues {
+		opts := worker.Options{WorkerStopTimeout: o.StopTimeout}
+		if q == "render" {
+			opts.MaxConcurrentActivityExecutionSize = o.RenderConcurrency
+		}
+		w := worker.New(c, Queues[q], opts)
+		register(w, q, a)
+		if err := w.Start(); err != nil {
+			StopWorkers(ws)
+			return nil, fmt.Errorf("start %s worker: %w", q, err)
+		}
+		ws = append(ws, w)
+	}
+	return ws, nil
+}
+
+// StopWorkers stops workers in reverse order of start.
+func StopWorkers(ws []worker.Worker) {
+	for i := len(ws) - 1; i >= 0; i-- {
+		ws[i].Stop()
+	}
+}
