@@ -482,3 +482,37 @@ func TestJudgeOutageLeavesTheScoreMissingAndIsRecorded(t *testing.T) {
 		t.Fatalf("record %s", dump(rec))
 	}
 }
+
+func TestVQIsReportedNeverAStopSignalAndImagesOnlyForVisualDiffs(t *testing.T) {
+	f := setup(t, "runner-vq.yaml", 1, 6, nil)
+	rec, err := runner.Run(context.Background(), f.steps, runner.Request{DeckRef: f.origin, Instruction: "Crop the logo on slide 1 to a square.", VQ: true})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, dump(rec))
+	}
+	it := rec.Iterations[0]
+	if len(rec.Iterations) != 1 || rec.Outcome != "stopped" || it.VQ == nil || *it.VQ != 1 || !strings.Contains(it.VQReason, "empty gap") {
+		t.Fatalf("VQ 1 must be recorded and must not continue the loop: %s", dump(rec))
+	}
+	if !it.TouchesVisual {
+		t.Fatalf("a crop should touch visual content: %s", dump(it))
+	}
+	judgeReqs := f.srv.RequestsFor("judge-m")
+	for i, r := range judgeReqs {
+		images := 0
+		for _, p := range r.Chat.Messages[1].MultiContent {
+			if p.ImageURL != nil && strings.HasPrefix(p.ImageURL.URL, "data:image/png;base64,iVBORw0KGgo") {
+				images++
+			}
+		}
+		if images != 1 {
+			t.Fatalf("judge request %d carries %d rendered PNGs of the changed slide, want 1", i, images)
+		}
+	}
+
+	// A text-only edit: the IF judge gets no images.
+	g := setup(t, "runner-stop-at-4.yaml", 1, 6, nil)
+	g.run(t, "Rename the title on slide 2.", policy.Config{})
+	if mc := g.srv.RequestsFor("judge-m")[0].Chat.Messages[1].MultiContent; len(mc) != 0 {
+		t.Fatal("images were sent for a diff without visual content")
+	}
+}
