@@ -291,6 +291,7 @@ type importer struct {
 	fillStyles map[string]string // style id -> name
 	textStyles map[string]string
 	seenWarn   map[string]bool
+	ids        map[string]int // Figma id -> times seen
 }
 
 func (im *importer) warn(format string, args ...any) {
@@ -405,10 +406,22 @@ func (im *importer) node(f *fnode, parent *fnode, depth int) (*sg.Node, error) {
 		im.warn("node type %s (e.g. %q) imported as a FRAME", f.Type, f.Name)
 		typ = sg.TypeFrame
 	}
+	if typ == sg.TypeSlide && depth > 0 {
+		typ = sg.TypeFrame // a SLIDE nested in a slide is drawn as a frame
+	}
 	if f.ID == "" {
 		return nil, fmt.Errorf("a %s node named %q has no id", f.Type, f.Name)
 	}
-	n := &sg.Node{ID: f.ID, Type: typ, Name: f.Name, Visible: f.Visible, Locked: f.Locked, Opacity: clampPtr(f.Opacity),
+	id := f.ID
+	if im.ids == nil {
+		im.ids = map[string]int{}
+	}
+	if k := im.ids[f.ID]; k > 0 {
+		id = f.ID + "#" + strconv.Itoa(k+1)
+		im.warn("node id %s appears more than once; later copies renamed %s", f.ID, id)
+	}
+	im.ids[f.ID]++
+	n := &sg.Node{ID: id, Type: typ, Name: f.Name, Visible: f.Visible, Locked: f.Locked, Opacity: clampPtr(f.Opacity),
 		Source: &sg.Source{Format: "figma", ShapeID: f.ID}, ComponentID: f.ComponentID}
 	if n.Visible != nil && *n.Visible {
 		n.Visible = nil
