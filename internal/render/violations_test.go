@@ -161,3 +161,24 @@ func TestContrastRatioMatchesWCAGExamples(t *testing.T) {
 		}
 	}
 }
+
+// A picture at opacity 0 hides nothing: white text over it on a white
+// slide is unreadable; over a visible picture contrast is unknown and not
+// flagged.
+func TestInvisiblePictureDoesNotHideLowContrast(t *testing.T) {
+	blobs := scenegraph.Blobs{}
+	d := deck()
+	ref := d.AddAsset(blobs, twoTonePNG(t, 200, 100), "image/png", "p.png", 200, 100)
+	zero := 0.0
+	ghost := imageNode("ghost", 0, 0, 600, 300, ref)
+	ghost.Fills[0].Opacity = &zero
+	shown := imageNode("shown", 640, 0, 600, 300, ref)
+	d.Slides[0].Children = []*scenegraph.Node{ghost, shown,
+		text("overghost", 20, 20, 400, 60, "White over nothing", 24, "#FFFFFF"),
+		text("overshown", 660, 20, 400, 60, "White over a picture", 24, "#FFFFFF")}
+	sr := renderOne(t, d, blobs, false)
+	got := kinds(sr.Violations)[KindLowContrast]
+	if !slices.Equal(got, []string{"overghost"}) {
+		t.Errorf("low_contrast on %v, want [overghost]", got)
+	}
+}

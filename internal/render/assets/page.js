@@ -26,18 +26,24 @@
   function backgroundAt(x, y, self) {
     const els = document.elementsFromPoint(x, y);
     const layers = [];
+    const opacity = (e) => {
+      let op = 1;
+      for (let a = e; a && a.id !== 'ace-root'; a = a.parentElement) {
+        const o = parseFloat(getComputedStyle(a).opacity);
+        if (!isNaN(o)) op *= o;
+      }
+      return op;
+    };
     for (const e of els) {
       if (self.tx && self.tx.contains(e)) continue;
-      if (e.tagName === 'IMG' || (e.classList && e.classList.contains('il'))) return null;
+      if (e.tagName === 'IMG' || (e.classList && e.classList.contains('il'))) {
+        if (opacity(e) < 0.05) continue; // an invisible picture hides nothing
+        return null;
+      }
       const bg = e.getAttribute && e.getAttribute('data-bg');
       if (bg) {
         const c = bg.split(',').map(Number);
-        let op = 1;
-        for (let a = e; a && a.id !== 'ace-root'; a = a.parentElement) {
-          const o = parseFloat(getComputedStyle(a).opacity);
-          if (!isNaN(o)) op *= o;
-        }
-        c[3] *= op;
+        c[3] *= opacity(e);
         layers.push(c);
         if (c[3] >= 0.999) break;
       }
