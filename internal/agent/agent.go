@@ -171,6 +171,16 @@ func (a *Agent) Act(ctx context.Context, in Input) (*Output, error) {
 			}
 			return out, nil
 		}
+		// Some servers omit tool-call ids; the follow-up round needs them to
+		// pair each result with its call.
+		for i := range msg.ToolCalls {
+			if msg.ToolCalls[i].ID == "" {
+				msg.ToolCalls[i].ID = fmt.Sprintf("call_%d_%d", turn, i)
+			}
+			if msg.ToolCalls[i].Type == "" {
+				msg.ToolCalls[i].Type = openai.ToolTypeFunction
+			}
+		}
 		msgs = append(msgs, openai.ChatCompletionMessage{
 			Role: openai.ChatMessageRoleAssistant, Content: msg.Content, ToolCalls: msg.ToolCalls,
 		})
@@ -181,7 +191,7 @@ func (a *Agent) Act(ctx context.Context, in Input) (*Output, error) {
 				failed = true
 			}
 			msgs = append(msgs, openai.ChatCompletionMessage{
-				Role: openai.ChatMessageRoleTool, ToolCallID: tc.ID, Name: tc.Function.Name, Content: result,
+				Role: openai.ChatMessageRoleTool, ToolCallID: tc.ID, Content: result,
 			})
 		}
 		switch {

@@ -185,3 +185,20 @@ steps:
 		t.Fatalf("turns %d, stopped %s, slides %d, errors %+v", out.Turns, out.Stopped, len(out.Deck.Slides), out.Errors)
 	}
 }
+
+func TestToolCallsWithoutIDsStillPairWithTheirResults(t *testing.T) {
+	a, srv := newAgent(t, `
+steps:
+  - raw_body: '{"id":"x","object":"chat.completion","created":1,"model":"agent-m","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":"","tool_calls":[{"type":"function","function":{"name":"get_all_slides","arguments":"{}"}}]}}]}'
+  - text: done
+`)
+	out, err := a.Act(context.Background(), agent.Input{Deck: deck(1, 3), Mode: agent.ModeOff, Instruction: "look"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := srv.Requests()[1].Chat.Messages
+	asst, tool := msgs[len(msgs)-2], msgs[len(msgs)-1]
+	if out.Turns != 2 || asst.ToolCalls[0].ID == "" || tool.ToolCallID != asst.ToolCalls[0].ID {
+		t.Fatalf("ids: call %q result %q", asst.ToolCalls[0].ID, tool.ToolCallID)
+	}
+}

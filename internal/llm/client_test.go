@@ -247,3 +247,16 @@ func TestLimiterHookSeesEveryAttempt(t *testing.T) {
 		t.Fatalf("limiter saw %d waits (%d tokens), want one per attempt (3)", lim.calls, lim.tokens)
 	}
 }
+
+func TestAuthAndModelErrorsNameTheSettingAndAreNotRetried(t *testing.T) {
+	srv := llmtest.Load(t, scriptPath(t, "llm-auth.yaml"))
+	c := client(t, srv.Config("gtp-4.1", ""))
+	_, call, err := ask(c)
+	if err == nil || !strings.Contains(err.Error(), "OPENAI_API_KEY") || len(call.Attempts) != 1 {
+		t.Fatalf("401: %v, %d attempts", err, len(call.Attempts))
+	}
+	_, call, err = ask(c)
+	if err == nil || !strings.Contains(err.Error(), "ACE_AGENT_MODEL") || !strings.Contains(err.Error(), "does not exist") || len(call.Attempts) != 1 {
+		t.Fatalf("404: %v, %d attempts", err, len(call.Attempts))
+	}
+}

@@ -56,6 +56,14 @@ func classify(parent context.Context, err error, meta *respMeta) verdict {
 			return v
 		}
 	}
+	switch v.status {
+	case http.StatusUnauthorized, http.StatusForbidden:
+		v.err = fmt.Errorf("%w (check OPENAI_API_KEY for this server)", err)
+		return v
+	case http.StatusNotFound:
+		v.err = fmt.Errorf("%w (check the model name in ACE_AGENT_MODEL / ACE_JUDGE_MODEL / ACE_ROUTER_MODEL and that OPENAI_BASE_URL ends in /v1)", err)
+		return v
+	}
 	if parent.Err() != nil { // the caller gave up: never retry
 		v.err = parent.Err()
 		return v
