@@ -200,6 +200,9 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	} else if !f.jsonOut {
 		fmt.Fprintln(stdout, "no iteration was kept; nothing written (the original stands)")
 	}
+	if rec.Outcome == "failed" {
+		return errors.New(rec.Reason)
+	}
 	if rec.Outcome == "gate_blocked" || rec.Outcome == "expectation_failed" {
 		return &exitError{code: exitNotMet, err: errors.New(rec.Reason)}
 	}
