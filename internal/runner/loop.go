@@ -114,6 +114,10 @@ func Run(ctx context.Context, s *Steps, req Request) (*Record, error) {
 				// Nothing to judge: stop with what earlier iterations reached.
 				rec.Iterations = append(rec.Iterations, it)
 				rec.Outcome, rec.Reason = "failed", fmt.Sprintf("iteration %d: %v", n, err)
+				if len(hist) > 0 {
+					rec.Outcome = "interrupted"
+					rec.Reason += "; keeping the best earlier iteration"
+				}
 				break
 			}
 		}
@@ -153,7 +157,7 @@ func Run(ctx context.Context, s *Steps, req Request) (*Record, error) {
 		rec.Final, rec.Selected = hist[sel].Snapshot, hist[sel].N
 	} else {
 		rec.Final, rec.Selected = req.DeckRef, 0
-		if len(hist) > 0 && rec.Outcome != "failed" {
+		if len(hist) > 0 && rec.Outcome != "failed" && rec.Outcome != "interrupted" {
 			rec.Outcome = "gate_blocked"
 			rec.Reason = "every iteration added geometry violations; the original deck stands"
 		}

@@ -23,8 +23,9 @@ type Record struct {
 	// Outcome: "stopped" (IF >= tau), "budget" (T spent), "no_judge",
 	// "applied" (a recipe without instruction steps, gate passed),
 	// "turn_cap", "gate_blocked" (every iteration failed the gate),
-	// "expectation_failed" (a recipe expectation does not hold), or
-	// "failed".
+	// "expectation_failed" (a recipe expectation does not hold),
+	// "interrupted" (a later iteration failed; the best earlier one is
+	// kept), or "failed".
 	Outcome string `json:"outcome"`
 	Reason  string `json:"reason"`
 

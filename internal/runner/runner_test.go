@@ -516,3 +516,14 @@ func TestVQIsReportedNeverAStopSignalAndImagesOnlyForVisualDiffs(t *testing.T) {
 		t.Fatal("images were sent for a diff without visual content")
 	}
 }
+
+func TestALaterFailureKeepsTheBestEarlierIteration(t *testing.T) {
+	f := setup(t, "runner-interrupted.yaml", 1, 6, nil)
+	rec := f.run(t, "Retitle slide 2 and make it navy.", policy.Config{})
+	if rec.Outcome != "interrupted" || rec.Selected != 1 || len(rec.Iterations) != 2 || !strings.Contains(rec.Reason, "Invalid") {
+		t.Fatalf("record %s", dump(rec))
+	}
+	if got := text(f.final(t, rec), "s2-t5"); got != "Pricing, revisited" {
+		t.Fatalf("final %q", got)
+	}
+}
