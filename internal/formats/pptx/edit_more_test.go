@@ -36,6 +36,8 @@ func TestMoreEditsRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	ns, deleted, ref, rotated := editTableReport(t, d, blobs)
+	d.Slides[0].Slide.Notes = "Speaker notes\nwritten by ACE"
+
 	_ = rotated
 	if err := sg.Validate(d); err != nil {
 		t.Fatalf("edited deck invalid: %v", err)
@@ -107,6 +109,9 @@ func TestMoreEditsRoundTrip(t *testing.T) {
 	ch := s2.Find(func(n *sg.Node) bool { return n.Type == sg.TypeChart })
 	if jsonOf(ch.Chart.Series) != jsonOf(ns.Children[3].Chart.Series) {
 		t.Errorf("chart data came back as %s", jsonOf(ch.Chart))
+	}
+	if got := d2.Slides[0].Slide.Notes; got != "Speaker notes\nwritten by ACE" {
+		t.Errorf("notes after re-import: %q", got)
 	}
 	parts := zipParts(t, out)
 	if _, ok := parts[deleted.Source.Part]; ok {

@@ -205,6 +205,24 @@ func TestEditedRoundTrip(t *testing.T) {
 			same++
 		}
 	}
+	// Every other part (notes, embedded fonts, layouts, masters, media,
+	// properties) passes through unchanged.
+	others := 0
+	for name, b := range op {
+		if strings.HasPrefix(name, "ppt/slides/") || name == "ppt/presentation.xml" || name == "ppt/_rels/presentation.xml.rels" || name == "[Content_Types].xml" {
+			continue
+		}
+		nb, ok := np[name]
+		if !ok {
+			t.Errorf("part %s dropped by the export", name)
+			continue
+		}
+		if !bytes.Equal(b, nb) {
+			t.Errorf("part %s changed though no edit touched it", name)
+		}
+		others++
+	}
+	t.Logf("%d other parts (notes, fonts, layouts, masters, media, properties) byte-identical", others)
 	t.Logf("edits: text %s, recolour %s, delete %s, add %s -> %s, swap %v; %d untouched slide parts byte-identical, %d touched",
 		e.textID, e.recolorID, e.deletedID, e.newID, nb.ID, e.swapped, same, len(touched))
 	if err := sg.Validate(d2); err != nil {

@@ -56,7 +56,7 @@ func (ex *exporter) patchSlide(si *slideInfo, s *sg.Node) error {
 	}
 	if s.Slide != nil && o.Slide != nil {
 		if s.Slide.Notes != o.Slide.Notes {
-			ex.warn(si.part, "speaker notes edits of slide %s are not written back", s.ID)
+			ex.notes(si, s)
 		}
 		tj, _ := json.Marshal(s.Slide.Transition)
 		oj, _ := json.Marshal(o.Slide.Transition)
@@ -794,4 +794,66 @@ func patchBodyPr(txBody *xnode, n *sg.TextContent) {
 			bp.setAttr("anchor", "t")
 		}
 	}
+}
+
+// notes rewrites the body placeholder of the slide's notes slide with the
+// new speaker notes, one paragraph per line; the first paragraph's
+// properties and run properties are kept.
+func (ex *exporter) notes(si *slideInfo, s *sg.Node) {
+	if si.notes == "" {
+		ex.warn(si.part, "slide %s has no notes slide; new speaker notes are not written", s.ID)
+		return
+	}
+	doc, err := ex.im.p.xml(si.notes)
+	if err != nil {
+		ex.warn(si.notes, "notes not updated: %v", err)
+		return
+	}
+	var body *xnode
+	for _, sp := range doc.root().path(nsP, "cSld", "spTree").all(nsP, "sp") {
+		if ph := phOf(sp); ph != nil && phType(ph) == "body" {
+			body = sp.child(nsP, "txBody")
+			break
+		}
+	}
+	if body == nil {
+		ex.warn(si.notes, "notes slide has no body placeholder; notes not updated")
+		return
+	}
+	if err := ensurePrefixes(doc.root(), si.notes); err != nil {
+		ex.warn(si.notes, "notes not updated: %v", err)
+		return
+	}
+	first := body.child(nsA, "p")
+	pPr, rPr := "", `<a:rPr lang="en-US"/>`
+	if first != nil {
+		if e := first.child(nsA, "pPr"); e != nil {
+			pPr = string(e.bytes())
+		}
+		if r := first.child(nsA, "r"); r != nil && r.child(nsA, "rPr") != nil {
+			rPr = string(r.child(nsA, "rPr").bytes())
+		}
+	}
+	var kids []*xnode
+	placed := false
+	for _, k := range body.kids {
+		if k.is(nsA, "p") {
+			if !placed {
+				for _, line := range strings.Split(s.Slide.Notes, "\n") {
+					frag := "<a:p>" + pPr
+					if line != "" {
+						frag += "<a:r>" + rPr + "<a:t>" + escText(line) + "</a:t></a:r>"
+					}
+					kids = append(kids, rawNode(frag+"</a:p>"))
+				}
+				placed = true
+			}
+			continue
+		}
+		kids = append(kids, k)
+	}
+	body.kids = kids
+	body.dirty = true
+	fixDirty(doc)
+	ex.out.put(si.notes, doc.bytes())
 }
