@@ -1,64 +1,59 @@
 package activities
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
 	"github.com/nats-io/nats.go/jetstream"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/acecanvas/ace/internal/render"
-	"github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/runner"
 	"github.com/acecanvas/ace/internal/store"
-	"github.com/acecanvas/ace/internal/tools"
 	"github.com/acecanvas/ace/workflows"
 )
 
-// Model is the model-backed half of the loop (route with an LLM, the design
-// agent, the IF judge). Nil means no model is configured: routing uses the
-// heuristic, natural-language edits fail with ErrNoModel, the judge is
-// skipped and the geometry gate alone decides (DESIGN.md §6).
-type Model interface {
-	Route(ctx context.Context, d *scenegraph.Deck, instruction string, in workflows.RouteInput) (workflows.RouteOutput, error)
-	Act(ctx context.Context, d, origin *scenegraph.Deck, in workflows.ActInput) ([]tools.Call, workflows.Usage, []string, error)
-	Judge(ctx context.Context, in workflows.JudgeInput, diffText string, images [][]byte) (workflows.JudgeOutput, error)
-}
-
-// Activities holds the clients the steps need. A worker fills only the
-// fields its task queues use (see Register): render workers the Renderer,
-// llm workers the Model.
+// Activities holds the step functions (the in-process runner's
+// runner.Steps: store, model client, renderer, tool options) and the NATS
+// connection results are published on. A worker fills only what its task
+// queues use: render workers a Steps.Renderer, llm workers a Steps.LLM.
 type Activities struct {
-	Store store.Store
-	// Renderer renders slides; nil fails Render with a clear error.
-	Renderer Renderer
+	Steps *runner.Steps
 	// JS publishes results on ACE_EVENTS.
 	JS jetstream.JetStream
-	// Model is nil when no model is configured.
-	Model Model
-	// Tools configures tools.Apply (asset provider).
-	Tools tools.Options
 }
 
-// Renderer is the part of *render.Pool that Render uses.
-type Renderer interface {
-	Render(ctx context.Context, d *scenegraph.Deck, assets scenegraph.AssetSource, req render.Request) (*render.Result, error)
+func (a *Activities) store() store.Store { return a.Steps.Store }
+
+// classify maps a step error to Temporal's retry semantics: bad input, no
+// model and an over-long context never retry; everything else does (the
+// activity's retry policy backs off).
+func classify(step string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var app *temporal.ApplicationError
+	switch {
+	case errors.As(err, &app):
+		return err
+	case errors.Is(err, llm.ErrNoModel):
+		return temporal.NewNonRetryableApplicationError(fmt.Sprintf("%s: %v", step, err), workflows.ErrNoModel, err)
+	case errors.Is(err, llm.ErrContextLength):
+		return temporal.NewNonRetryableApplicationError(fmt.Sprintf("%s: %v", step, err), workflows.ErrContextLength, err)
+	case errors.Is(err, store.ErrNotFound):
+		return temporal.NewNonRetryableApplicationError(fmt.Sprintf("%s: %v (was the deck put in this deployment's store?)", step, err), workflows.ErrBadInput, err)
+	}
+	return fmt.Errorf("%s: %w", step, err)
 }
 
-// badInput marks err as non-retryable bad input.
+// badInput is a non-retryable error naming the input.
 func badInput(format string, args ...any) error {
 	err := fmt.Errorf(format, args...)
 	return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrBadInput, err)
 }
 
-// deck loads a snapshot; a missing or corrupt one is bad input.
-func (a *Activities) deck(ctx context.Context, ref string) (*scenegraph.Deck, error) {
-	d, err := store.GetDeck(ctx, a.Store, ref)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, badInput("snapshot %s is not in the store: %v", ref, err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("load snapshot %s: %w", ref, err)
-	}
-	return d, nil
+func usage(calls []llm.Call) workflows.Usage {
+	u := llm.Sum(calls)
+	return workflows.Usage{Calls: u.Calls, InputTokens: int64(u.PromptTokens), OutputTokens: int64(u.CompletionTokens),
+		CachedTokens: int64(u.CachedPromptTokens), CostUSD: u.CostUSD}
 }

@@ -8,213 +8,261 @@ import (
 	"strings"
 
 	"go.temporal.io/sdk/activity"
-	"go.temporal.io/sdk/temporal"
 
-	"github.com/acecanvas/ace/internal/diff"
-	"github.com/acecanvas/ace/internal/formats/pptx"
+	"github.com/acecanvas/ace/internal/agent"
+	"github.com/acecanvas/ace/internal/deckio"
 	"github.com/acecanvas/ace/internal/judge"
+	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/recipe"
-	"github.com/acecanvas/ace/internal/render"
 	"github.com/acecanvas/ace/internal/route"
+	"github.com/acecanvas/ace/internal/runner"
 	"github.com/acecanvas/ace/internal/scenegraph"
 	"github.com/acecanvas/ace/internal/store"
-	"github.com/acecanvas/ace/internal/tools"
 	"github.com/acecanvas/ace/workflows"
 )
 
-// Route picks the context slice (CARE, ACE §3.2): the model router when a
-// model is configured, else the heuristic. A recipe needs no routing.
+// Route runs runner.Steps.Route and resolves what the agent works on: the
+// instruction, a recipe's instruction steps when a model is configured, or
+// nothing for a pure recipe (which needs no routing).
 func (a *Activities) Route(ctx context.Context, in workflows.RouteInput) (workflows.RouteOutput, error) {
+	x := in.Instruction
+	var out workflows.RouteOutput
 	if in.RecipeRef != "" {
-		return workflows.RouteOutput{Mode: string(route.Off), Source: "recipe", Reason: "a recipe compiles to tool calls"}, nil
+		r, err := a.recipe(ctx, in.RecipeRef, in.RecipePath)
+		if err != nil {
+			return out, err
+		}
+		out.Expectations = len(r.Expect) > 0
+		if x == "" && a.Steps.LLM.HasModel(llm.RoleAgent) {
+			var steps []string
+			for _, st := range r.Steps {
+				if st.Instruction != "" {
+					steps = append(steps, st.Instruction)
+				}
+			}
+			x = strings.Join(steps, "\n")
+		}
+	} else if !a.Steps.LLM.HasModel(llm.RoleAgent) {
+		_, err := a.Steps.LLM.Model(llm.RoleAgent)
+		return out, classify("route", fmt.Errorf("a natural-language edit needs a model: %w", err))
 	}
-	d, err := a.deck(ctx, in.DeckRef)
+	out.AgentInstruction = x
+	if x == "" {
+		out.Mode, out.Source, out.Reason = string(route.Off), "recipe", "a recipe compiles to tool calls; no agent step"
+		return out, nil
+	}
+	rt, err := a.Steps.Route(ctx, runner.RouteInput{DeckRef: in.DeckRef, Instruction: x})
 	if err != nil {
-		return workflows.RouteOutput{}, err
+		return out, classify("route", err)
 	}
-	if a.Model != nil {
-		return a.Model.Route(ctx, d, in.Instruction, in)
-	}
-	dec := route.Heuristic(in.Instruction, d)
-	return workflows.RouteOutput{Mode: string(dec.Mode), TargetSlides: dec.TargetSlides,
-		NeedsImage: dec.NeedsImage, Reason: dec.Reason, Source: dec.Source}, nil
+	dec := rt.Decision
+	out.Mode, out.TargetSlides, out.NeedsImage, out.Reason, out.Source = string(dec.Mode), dec.TargetSlides, dec.NeedsImage, dec.Reason, dec.Source
+	out.Usage = usage(rt.LLM)
+	return out, nil
 }
 
-// Act produces one batch of tool calls: a recipe compiled against the
-// current state (no model), or the design agent's turn.
-func (a *Activities) Act(ctx context.Context, in workflows.ActInput) (workflows.ActOutput, error) {
-	d, err := a.deck(ctx, in.DeckRef)
+func (a *Activities) recipe(ctx context.Context, ref, path string) (*recipe.Recipe, error) {
+	data, err := a.store().Get(ctx, ref)
 	if err != nil {
-		return workflows.ActOutput{}, err
+		return nil, badInput("recipe %s (%s): %v", path, ref, err)
 	}
-	var calls []tools.Call
-	var out workflows.ActOutput
-	if in.RecipeRef != "" {
-		data, err := a.Store.Get(ctx, in.RecipeRef)
-		if err != nil {
-			return out, badInput("recipe %s: %v", in.RecipeRef, err)
-		}
-		r, err := recipe.Parse("recipe", data)
-		if err != nil {
+	if path == "" {
+		path = "recipe.yaml"
+	}
+	r, err := recipe.Parse(path, data)
+	if err != nil {
+		return nil, badInput("%v", err)
+	}
+	return r, nil
+}
+
+func decision(r workflows.RouteOutput) route.Decision {
+	return route.Decision{Mode: route.Mode(r.Mode), TargetSlides: r.TargetSlides, NeedsImage: r.NeedsImage, Reason: r.Reason, Source: r.Source}
+}
+
+// Act runs runner.Steps.Act (the design agent, or the recipe compile) and
+// stores the applied calls so the workflow passes a ref, not the calls.
+func (a *Activities) Act(ctx context.Context, in workflows.ActInput) (workflows.ActOutput, error) {
+	res, err := a.Steps.Act(ctx, runner.ActInput{DeckRef: in.DeckRef, Instruction: in.Instruction, Feedback: in.Feedback,
+		Route: decision(in.Route), MaxTurns: in.MaxTurns, RecipeRef: in.RecipeRef, RecipePath: in.RecipePath})
+	out := workflows.ActOutput{DeckRef: res.DeckRef, Turns: res.Turns, AssetDir: res.AssetDir, Warnings: res.Warnings,
+		Calls: len(res.Calls), Usage: usage(res.LLM)}
+	for _, e := range res.Errors {
+		out.ToolErrors = append(out.ToolErrors, e.Kind+": "+e.Message)
+	}
+	if err != nil {
+		var re *recipe.Error
+		if errors.As(err, &re) {
 			return out, badInput("%v", err)
 		}
-		plan, err := recipe.Compile(r, d, recipe.Options{Tools: a.Tools, HaveModel: a.Model != nil})
-		if err != nil {
-			return out, badInput("%v", err)
-		}
-		calls, out.ToolErrors = plan.Calls, plan.Warnings
-	} else {
-		if a.Model == nil {
-			err := errors.New("natural-language edits need a model: set OPENAI_BASE_URL (or OPENAI_API_KEY) and ACE_AGENT_MODEL, or pass a recipe")
-			return out, temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrNoModel, err)
-		}
-		origin, err := a.deck(ctx, in.OriginRef)
+		return out, classify("act", err)
+	}
+	if len(res.Calls) > 0 {
+		data, err := json.Marshal(res.Calls)
 		if err != nil {
 			return out, err
 		}
-		calls, out.Usage, out.ToolErrors, err = a.Model.Act(ctx, d, origin, in)
-		if err != nil {
-			return out, err
+		if out.CallsRef, err = a.store().Put(ctx, data); err != nil {
+			return out, fmt.Errorf("store tool calls: %w", err)
 		}
 	}
-	data, err := json.Marshal(calls)
+	return out, nil
+}
+
+// Apply replays the calls (runner.Steps.Apply: atomic, pure, idempotent)
+// and checks the result equals the agent's working copy.
+func (a *Activities) Apply(ctx context.Context, in workflows.ApplyInput) (workflows.ApplyOutput, error) {
+	var calls []agent.Call
+	if in.CallsRef != "" {
+		data, err := a.store().Get(ctx, in.CallsRef)
+		if err != nil {
+			return workflows.ApplyOutput{}, classify("apply", err)
+		}
+		if err := json.Unmarshal(data, &calls); err != nil {
+			return workflows.ApplyOutput{}, badInput("tool calls %s: %v", in.CallsRef, err)
+		}
+	}
+	res, err := a.Steps.Apply(ctx, runner.ApplyInput{DeckRef: in.DeckRef, Calls: calls, AssetDir: in.AssetDir})
+	if err != nil {
+		return workflows.ApplyOutput{}, classify("apply", err)
+	}
+	if in.Expect != "" && res.DeckRef != in.Expect {
+		return workflows.ApplyOutput{}, badInput("apply: replaying %d calls gave snapshot %s, the agent's working copy was %s (a tool is not deterministic)", len(calls), res.DeckRef, in.Expect)
+	}
+	return workflows.ApplyOutput{DeckRef: res.DeckRef, Applied: res.Applied}, nil
+}
+
+// Diff runs runner.Steps.Diff and stores the judge's text form.
+func (a *Activities) Diff(ctx context.Context, in workflows.DiffInput) (workflows.DiffOutput, error) {
+	d, err := a.Steps.Diff(ctx, runner.DiffInput{OriginRef: in.OriginRef, DeckRef: in.DeckRef})
+	if err != nil {
+		return workflows.DiffOutput{}, classify("diff", err)
+	}
+	ref, err := a.store().Put(ctx, []byte(d.Text))
+	if err != nil {
+		return workflows.DiffOutput{}, fmt.Errorf("store diff text: %w", err)
+	}
+	return workflows.DiffOutput{TextRef: ref, Distinct: d.Distinct, Score: d.Score, Empty: d.Empty,
+		TouchesVisual: d.TouchesVisual, ChangedSlides: d.ChangedSlides, AllSlides: d.AllSlides}, nil
+}
+
+// Render renders the touched slides of the current state, then of the
+// origin, slide by slide with a heartbeat after each (a retry starts over:
+// renders are pure), and evaluates the
+// gate (judge.Gate: no violation the origin did not have). Without a
+// renderer the gate is recorded as not evaluated, as in the runner.
+func (a *Activities) Render(ctx context.Context, in workflows.RenderInput) (workflows.RenderOutput, error) {
+	if a.Steps.Renderer == nil {
+		return workflows.RenderOutput{GatePassed: true, NotRendered: true}, nil
+	}
+	ids := in.SlideIDs
+	if ids == nil {
+		d, err := store.GetDeck(ctx, a.store(), in.DeckRef)
+		if err != nil {
+			return workflows.RenderOutput{}, classify("render", err)
+		}
+		ids = slideIDs(d)
+	}
+	var out workflows.RenderOutput
+	cur, err := a.renderEach(ctx, in.DeckRef, ids, in.Images, 0)
 	if err != nil {
 		return out, err
 	}
-	if out.CallsRef, err = a.Store.Put(ctx, data); err != nil {
-		return out, fmt.Errorf("store tool calls: %w", err)
+	orig, err := a.renderEach(ctx, in.OriginRef, ids, false, len(ids))
+	if err != nil {
+		return out, err
 	}
-	out.Calls = len(calls)
+	g := judge.Gate(cur.Violations, orig.Violations)
+	out = workflows.RenderOutput{Rendered: cur.Rendered, Violations: len(cur.Violations), GatePassed: g.Passed, NewViolations: g.New}
+	for _, im := range cur.Images {
+		out.Images = append(out.Images, workflows.SlideImage{SlideID: im.SlideID, Ref: im.Ref})
+	}
 	return out, nil
 }
 
-// Apply runs the tool calls on the snapshot (atomic, pure) and stores the
-// new snapshot and any images the calls added.
-func (a *Activities) Apply(ctx context.Context, in workflows.ApplyInput) (workflows.ApplyOutput, error) {
-	d, err := a.deck(ctx, in.DeckRef)
-	if err != nil {
-		return workflows.ApplyOutput{}, err
-	}
-	data, err := a.Store.Get(ctx, in.CallsRef)
-	if err != nil {
-		return workflows.ApplyOutput{}, badInput("tool calls %s: %v", in.CallsRef, err)
-	}
-	var calls []tools.Call
-	if err := json.Unmarshal(data, &calls); err != nil {
-		return workflows.ApplyOutput{}, badInput("tool calls %s: %v", in.CallsRef, err)
-	}
-	opts := a.Tools
-	opts.Blobs = scenegraph.Blobs{}
-	next, results, err := tools.Apply(d, calls, opts)
-	out := workflows.ApplyOutput{DeckRef: in.DeckRef}
-	if err != nil {
-		// A batch that does not apply leaves the state as it was; the
-		// error goes to the loop as an observation, not a crash.
-		out.Errors = []string{err.Error()}
-		return out, nil
-	}
-	if err := store.PutBlobs(ctx, a.Store, opts.Blobs); err != nil {
-		return out, fmt.Errorf("store images: %w", err)
-	}
-	if out.DeckRef, err = store.PutDeck(ctx, a.Store, next); err != nil {
-		return out, fmt.Errorf("store snapshot: %w", err)
-	}
-	out.Applied = len(results)
-	return out, nil
-}
-
-// Render lays out every slide in Chromium one at a time, heartbeating after
-// each (a long deck on a dead worker is retried after HeartbeatTimeout, and
-// the retry resumes where the heartbeat left off), and evaluates the gate
-// against the origin's violations when asked.
-func (a *Activities) Render(ctx context.Context, in workflows.RenderInput) (workflows.RenderOutput, error) {
-	if a.Renderer == nil {
-		return workflows.RenderOutput{}, errors.New("this worker has no renderer (run it with --queues render)")
-	}
-	d, err := a.deck(ctx, in.DeckRef)
-	if err != nil {
-		return workflows.RenderOutput{}, err
-	}
-	out := workflows.RenderOutput{Slides: len(d.Slides)}
-	assets := store.Assets(ctx, a.Store)
-	var violations []render.Violation
-	for i := range d.Slides {
-		res, err := a.Renderer.Render(ctx, d, assets, render.Request{Slides: []int{i}, Images: in.Images})
+// renderEach renders ids of ref one slide per call, heartbeating with the
+// running count (offset counts the slides of an earlier pass).
+func (a *Activities) renderEach(ctx context.Context, ref string, ids []string, images bool, offset int) (runner.RenderOutput, error) {
+	var all runner.RenderOutput
+	for i, id := range ids {
+		res, err := a.Steps.Render(ctx, runner.RenderInput{DeckRef: ref, SlideIDs: []string{id}, Images: images})
 		if err != nil {
-			return out, fmt.Errorf("render slide %d of %s: %w", i+1, in.DeckRef, err)
+			return all, classify("render", err)
 		}
-		violations = append(violations, res.Violations...)
-		for _, s := range res.Slides {
-			if len(s.PNG) > 0 {
-				ref, err := a.Store.Put(ctx, s.PNG)
-				if err != nil {
-					return out, fmt.Errorf("store slide image: %w", err)
-				}
-				out.Images = append(out.Images, workflows.SlideImage{Slide: s.Index, Ref: ref})
-			}
-		}
-		activity.RecordHeartbeat(ctx, i+1)
+		all.Violations = append(all.Violations, res.Violations...)
+		all.Images = append(all.Images, res.Images...)
+		all.Rendered += res.Rendered
+		RecordHeartbeat(ctx, offset+i+1)
 	}
-	for _, v := range violations {
-		out.Violations = append(out.Violations, workflows.Violation{Key: v.Key, Kind: v.Kind, SlideID: v.SlideID, NodeIDs: v.NodeIDs, Reason: v.Reason})
-	}
-	if in.Gate {
-		baseline := make([]render.Violation, len(in.Baseline))
-		for i, v := range in.Baseline {
-			baseline[i] = render.Violation{Key: v.Key, Kind: v.Kind, SlideID: v.SlideID, NodeIDs: v.NodeIDs, Reason: v.Reason}
-		}
-		g := judge.Gate(violations, baseline)
-		out.GatePassed, out.NewViolations = g.Passed, g.New
-	}
-	return out, nil
+	return all, nil
 }
 
-// Diff computes JsonDiff of origin vs current and stores the judge's text
-// form.
-func (a *Activities) Diff(ctx context.Context, in workflows.DiffInput) (workflows.DiffOutput, error) {
-	origin, err := a.deck(ctx, in.OriginRef)
-	if err != nil {
-		return workflows.DiffOutput{}, err
+// RecordHeartbeat reports render progress; a variable so the step can run
+// outside an activity (benchmarks).
+var RecordHeartbeat = func(ctx context.Context, slides int) {
+	if activity.IsActivity(ctx) {
+		activity.RecordHeartbeat(ctx, slides)
 	}
-	cur, err := a.deck(ctx, in.DeckRef)
-	if err != nil {
-		return workflows.DiffOutput{}, err
-	}
-	d := diff.Compute(origin, cur)
-	ref, err := a.Store.Put(ctx, []byte(d.Text(origin)))
-	if err != nil {
-		return workflows.DiffOutput{}, fmt.Errorf("store diff: %w", err)
-	}
-	return workflows.DiffOutput{TextRef: ref, Distinct: d.Distinct, Score: d.Score, Empty: d.Empty(), TouchesVisual: d.TouchesVisual}, nil
 }
 
-// Judge scores the edit with the IF judge; with no model (or a recipe, whose
-// expectations are checked by the recipe itself) it is skipped.
+func slideIDs(d *scenegraph.Deck) []string {
+	ids := make([]string, len(d.Slides))
+	for i, s := range d.Slides {
+		ids[i] = s.ID
+	}
+	return ids
+}
+
+// Judge runs runner.Steps.Judge (the IF judge; skipped without a judge model
+// or for a pure recipe). A judge outage leaves the score missing and the
+// loop goes on, as in the runner.
 func (a *Activities) Judge(ctx context.Context, in workflows.JudgeInput) (workflows.JudgeOutput, error) {
-	if a.Model == nil || in.Instruction == "" {
-		return workflows.JudgeOutput{Skipped: true}, nil
-	}
-	text, err := a.Store.Get(ctx, in.DiffTextRef)
-	if err != nil {
-		return workflows.JudgeOutput{}, fmt.Errorf("diff text %s: %w", in.DiffTextRef, err)
-	}
-	var images [][]byte
-	for _, im := range in.Images {
-		png, err := a.Store.Get(ctx, im.Ref)
-		if err != nil {
-			return workflows.JudgeOutput{}, fmt.Errorf("slide image %s: %w", im.Ref, err)
+	var text []byte
+	if in.DiffTextRef != "" && in.Instruction != "" {
+		var err error
+		if text, err = a.store().Get(ctx, in.DiffTextRef); err != nil {
+			return workflows.JudgeOutput{}, classify("judge", err)
 		}
-		images = append(images, png)
 	}
-	return a.Model.Judge(ctx, in, string(text), images)
+	ji := runner.JudgeInput{Instruction: in.Instruction, DiffText: string(text), TouchesVisual: in.TouchesVisual}
+	for _, im := range in.Images {
+		ji.Images = append(ji.Images, runner.SlideImage{SlideID: im.SlideID, Ref: im.Ref})
+	}
+	res, err := a.Steps.Judge(ctx, ji)
+	out := workflows.JudgeOutput{Score: res.IF.Score, Critique: res.IF.Reason, Skipped: res.Skipped,
+		Missing: res.IF.Missing, Usage: usage(res.IF.Calls)}
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return out, err
+		}
+		out.Missing = true
+	}
+	return out, nil
 }
 
-// Export writes the snapshot as a file in the store: PPTX (patched into the
-// original package when the deck came from one) or canonical JSON.
-func (a *Activities) Export(ctx context.Context, in workflows.ExportInput) (workflows.ExportOutput, error) {
-	d, err := a.deck(ctx, in.DeckRef)
+// Check evaluates the recipe's expectations on the final snapshot.
+func (a *Activities) Check(ctx context.Context, in workflows.CheckInput) (workflows.CheckOutput, error) {
+	r, err := a.recipe(ctx, in.RecipeRef, in.RecipePath)
 	if err != nil {
-		return workflows.ExportOutput{}, err
+		return workflows.CheckOutput{}, err
+	}
+	d, err := store.GetDeck(ctx, a.store(), in.DeckRef)
+	if err != nil {
+		return workflows.CheckOutput{}, classify("check", err)
+	}
+	var out workflows.CheckOutput
+	for _, f := range recipe.Check(r, d, recipe.GateResult{Checked: in.GateChecked && a.Steps.Renderer != nil, NewViolations: in.NewViolations}) {
+		out.Failures = append(out.Failures, f.String())
+	}
+	return out, nil
+}
+
+// Export writes the snapshot as a file in the store (deckio.Encode: PPTX
+// patched into the original package, or scene-graph JSON).
+func (a *Activities) Export(ctx context.Context, in workflows.ExportInput) (workflows.ExportOutput, error) {
+	d, err := store.GetDeck(ctx, a.store(), in.DeckRef)
+	if err != nil {
+		return workflows.ExportOutput{}, classify("export", err)
 	}
 	format := strings.ToLower(in.Format)
 	if format == "" {
@@ -223,19 +271,14 @@ func (a *Activities) Export(ctx context.Context, in workflows.ExportInput) (work
 			format = "pptx"
 		}
 	}
-	var data []byte
-	switch format {
-	case "pptx":
-		data, err = pptx.Export(d, store.Assets(ctx, a.Store))
-	case "json":
-		data, err = scenegraph.Encode(d)
-	default:
+	if format != "pptx" && format != "json" {
 		return workflows.ExportOutput{}, badInput("export format %q: use pptx or json", in.Format)
 	}
+	data, err := deckio.Encode("deck."+format, d, store.Assets(ctx, a.store()))
 	if err != nil {
 		return workflows.ExportOutput{}, fmt.Errorf("export %s as %s: %w", in.DeckRef, format, err)
 	}
-	ref, err := a.Store.Put(ctx, data)
+	ref, err := a.store().Put(ctx, data)
 	if err != nil {
 		return workflows.ExportOutput{}, fmt.Errorf("store export: %w", err)
 	}

@@ -65,6 +65,7 @@ func register(w worker.Worker, q string, a *activities.Activities) {
 	case "diff":
 		act(a.Apply, workflows.ActivityApply)
 		act(a.Diff, workflows.ActivityDiff)
+		act(a.Check, workflows.ActivityCheck)
 		act(a.Export, workflows.ActivityExport)
 		act(a.Publish, workflows.ActivityPublish)
 	}

@@ -35,55 +35,71 @@ func (e *edit) loop(ctx workflow.Context) (*acev1.EditResult, error) {
 	d0 := req.DeckRef
 	if st.Route == nil {
 		var route RouteOutput
-		if err := e.step(ctx, "route", optRoute, ActivityRoute, RouteInput{DeckRef: d0,
-			Instruction: req.Instruction, RecipeRef: req.RecipeRef, Model: req.Options.GetRouterModel()}, &route); err != nil {
+		if err := e.step(ctx, "route", optRoute, ActivityRoute, RouteInput{DeckRef: d0, Instruction: req.Instruction,
+			RecipeRef: req.RecipeRef, RecipePath: req.RecipePath}, &route); err != nil {
 			return nil, err
 		}
-		var origin RenderOutput
-		if err := e.step(ctx, "render", optRender, ActivityRender, RenderInput{DeckRef: d0}, &origin); err != nil {
-			return nil, err
-		}
-		st.Route, st.OriginViolations, st.Base = &route, origin.Violations, d0
+		st.Route, st.Base = &route, d0
+		st.Usage.Add(route.Usage)
 	}
+	x := st.Route.AgentInstruction // what the agent works on and the judge scores
 	for len(st.History) < e.cfg.MaxIterations {
 		t := len(st.History) + 1
 		began := workflow.Now(ctx)
+		in := ActInput{DeckRef: st.Base, Instruction: x, Feedback: st.Feedback, Route: *st.Route,
+			MaxTurns: maxAgentTurns - st.AgentTurns}
+		if t == 1 {
+			in.RecipeRef, in.RecipePath = req.RecipeRef, req.RecipePath
+		}
 		var act ActOutput
-		if err := e.step(ctx, "act", optAct, ActivityAct, ActInput{DeckRef: st.Base, OriginRef: d0,
-			Instruction: req.Instruction, Feedback: st.Feedback, RecipeRef: req.RecipeRef,
-			Route: *st.Route, Iteration: t, Model: req.Options.GetAgentModel()}, &act); err != nil {
+		if err := e.step(ctx, "act", optAct, ActivityAct, in, &act); err != nil {
 			return nil, err
 		}
+		st.AgentTurns += act.Turns
+		st.Usage.Add(act.Usage)
 		var next ApplyOutput
-		if err := e.step(ctx, "apply", optApply, ActivityApply, ApplyInput{DeckRef: st.Base, CallsRef: act.CallsRef}, &next); err != nil {
-			return nil, err
-		}
-		var geo RenderOutput
-		if err := e.step(ctx, "render", optRender, ActivityRender, RenderInput{DeckRef: next.DeckRef, OriginRef: d0,
-			Images: req.Options.GetJudgeImages(), Baseline: st.OriginViolations, Gate: true}, &geo); err != nil {
+		if err := e.step(ctx, "apply", optApply, ActivityApply, ApplyInput{DeckRef: st.Base, CallsRef: act.CallsRef,
+			AssetDir: act.AssetDir, Expect: act.DeckRef}, &next); err != nil {
 			return nil, err
 		}
 		var d DiffOutput
 		if err := e.step(ctx, "diff", optDiff, ActivityDiff, DiffInput{OriginRef: d0, DeckRef: next.DeckRef}, &d); err != nil {
 			return nil, err
 		}
+		geo := RenderOutput{GatePassed: true} // nothing changed, nothing new
+		if !d.Empty {
+			slides := d.ChangedSlides
+			if d.AllSlides {
+				slides = nil
+			}
+			if err := e.step(ctx, "render", optRender, ActivityRender, RenderInput{DeckRef: next.DeckRef, OriginRef: d0,
+				SlideIDs: slides, Images: d.TouchesVisual}, &geo); err != nil {
+				return nil, err
+			}
+		}
 		var verdict JudgeOutput
-		if err := e.step(ctx, "judge", optJudge, ActivityJudge, JudgeInput{Instruction: req.Instruction,
-			RecipeRef: req.RecipeRef, DiffTextRef: d.TextRef, OriginRef: d0, DeckRef: next.DeckRef,
-			Images: geo.Images, Model: req.Options.GetJudgeModel()}, &verdict); err != nil {
+		if err := e.step(ctx, "judge", optJudge, ActivityJudge, JudgeInput{Instruction: x, DiffTextRef: d.TextRef,
+			Images: geo.Images, TouchesVisual: d.TouchesVisual}, &verdict); err != nil {
 			return nil, err
 		}
-		st.Usage.Add(act.Usage)
 		st.Usage.Add(verdict.Usage)
 		st.History = append(st.History, policy.Iteration{N: t, Snapshot: next.DeckRef, Score: verdict.Score,
 			GatePassed: geo.GatePassed, Critique: verdict.Critique, NewViolations: geo.NewViolations})
 		st.ToolCalls = append(st.ToolCalls, act.Calls)
-		st.Violations = append(st.Violations, len(geo.Violations))
+		st.Violations = append(st.Violations, geo.Violations)
 		st.IterationMillis = append(st.IterationMillis, workflow.Now(ctx).Sub(began).Milliseconds())
 
 		decision := policy.Next(e.cfg, d0, st.History)
 		e.lastReason = decision.Reason
 		if decision.Action == policy.Stop {
+			e.outcome = stopOutcome(e.cfg, st.History, x == "" && req.RecipeRef != "")
+			break
+		}
+		if x == "" { // a pure recipe compiles the same calls again: one iteration
+			break
+		}
+		if st.AgentTurns >= maxAgentTurns {
+			e.outcome, e.lastReason = "turn_cap", fmt.Sprintf("agent turn budget of %d spent", maxAgentTurns)
 			break
 		}
 		st.Base, st.Feedback = decision.Base, decision.Feedback
@@ -97,12 +113,49 @@ func (e *edit) loop(ctx workflow.Context) (*acev1.EditResult, error) {
 	final := d0
 	if pick >= 0 {
 		final = st.History[pick].Snapshot
+	} else if len(st.History) > 0 {
+		e.outcome = "gate_blocked"
+		e.lastReason = "every iteration added geometry violations; the original deck stands"
+	}
+	if e.outcome == "" {
+		e.outcome = "budget"
+	}
+	if req.RecipeRef != "" && st.Route.Expectations {
+		in := CheckInput{RecipeRef: req.RecipeRef, RecipePath: req.RecipePath, DeckRef: final}
+		if pick >= 0 {
+			in.GateChecked, in.NewViolations = true, st.History[pick].NewViolations
+		}
+		var chk CheckOutput
+		if err := e.step(ctx, "check", optDiff, ActivityCheck, in, &chk); err != nil {
+			return nil, err
+		}
+		e.failedChecks = chk.Failures
+		if len(chk.Failures) > 0 && e.outcome != "gate_blocked" {
+			e.outcome, e.lastReason = "expectation_failed", chk.Failures[0]
+		}
 	}
 	var out ExportOutput
 	if err := e.step(ctx, "export", optExport, ActivityExport, ExportInput{DeckRef: final, Format: req.ExportFormat}, &out); err != nil {
 		return nil, err
 	}
 	return e.result(ctx, pick, final, out), nil
+}
+
+// maxAgentTurns caps model rounds over the whole edit (agent.DefaultMaxTurns).
+const maxAgentTurns = 35
+
+// stopOutcome names why the loop stopped, in the in-process runner's terms.
+func stopOutcome(cfg policy.Config, hist []policy.Iteration, pureRecipe bool) string {
+	it := hist[len(hist)-1]
+	switch {
+	case it.Score == nil && pureRecipe:
+		return "applied"
+	case it.Score == nil:
+		return "no_judge"
+	case len(hist) >= cfg.MaxIterations && !(it.GatePassed && *it.Score >= cfg.Tau):
+		return "budget"
+	}
+	return "stopped"
 }
 
 // EditInput is EditWorkflow's one argument: the request and, after
@@ -115,14 +168,16 @@ type EditInput struct {
 // edit is one run's state: the request, the loop state and what the query
 // reports.
 type edit struct {
-	ctx        workflow.Context // canceled by the cancel signal
-	req        *acev1.EditRequest
-	cfg        policy.Config
-	st         LoopState
-	phase      string
-	canceled   bool
-	lastReason string
-	activities int // activities scheduled in this run
+	ctx          workflow.Context // canceled by the cancel signal
+	req          *acev1.EditRequest
+	cfg          policy.Config
+	st           LoopState
+	phase        string
+	canceled     bool
+	lastReason   string
+	outcome      string
+	failedChecks []string
+	activities   int // activities scheduled in this run
 }
 
 // setup validates the request before any activity runs, then registers the
@@ -208,7 +263,10 @@ func (e *edit) finish(ctx workflow.Context, res *acev1.EditResult, err error) (*
 			status, err = acev1.EditStatus_EDIT_STATUS_CANCELED, nil
 		}
 		res = e.result(ctx, -1, e.req.DeckRef, ExportOutput{})
-		res.Status = status
+		res.Status, res.Outcome = status, "failed"
+		if status == acev1.EditStatus_EDIT_STATUS_CANCELED {
+			res.Outcome = "canceled"
+		}
 		if err != nil {
 			res.Reason = err.Error()
 		} else {
@@ -237,8 +295,7 @@ func (e *edit) result(ctx workflow.Context, pick int, final string, out ExportOu
 		Selected: int32(pick), Reason: e.lastReason,
 		Usage: &acev1.Usage{InputTokens: st.Usage.InputTokens, OutputTokens: st.Usage.OutputTokens,
 			CachedTokens: st.Usage.CachedTokens, CostUsd: st.Usage.CostUSD},
-		DurationMs:       workflow.Now(ctx).UnixMilli() - st.StartedUnixMillis,
-		OriginViolations: int32(len(st.OriginViolations)),
+		DurationMs: workflow.Now(ctx).UnixMilli() - st.StartedUnixMillis,
 	}
 	for i, it := range st.History {
 		pi := &acev1.Iteration{N: int32(it.N), Snapshot: it.Snapshot, Score: it.Score, GatePassed: it.GatePassed,
@@ -251,20 +308,15 @@ func (e *edit) result(ctx workflow.Context, pick int, final string, out ExportOu
 		}
 		res.Iterations = append(res.Iterations, pi)
 	}
-	res.Status = acev1.EditStatus_EDIT_STATUS_NOT_MET
-	if pick >= 0 {
-		it := st.History[pick]
-		if pick < len(st.Violations) {
-			res.FinalViolations = int32(st.Violations[pick])
-		}
-		if it.Score == nil || *it.Score >= e.cfg.Tau {
-			res.Status = acev1.EditStatus_EDIT_STATUS_OK
-		}
-	} else {
-		res.FinalViolations = res.OriginViolations
-		if len(st.History) > 0 {
-			res.Reason = "no iteration passed the geometry gate; the origin stands. " + e.lastReason
-		}
+	res.Outcome, res.FailedChecks = e.outcome, e.failedChecks
+	if pick >= 0 && pick < len(st.Violations) {
+		res.FinalViolations = int32(st.Violations[pick])
+	}
+	switch e.outcome {
+	case "applied", "no_judge", "stopped":
+		res.Status = acev1.EditStatus_EDIT_STATUS_OK
+	default:
+		res.Status = acev1.EditStatus_EDIT_STATUS_NOT_MET
 	}
 	return res
 }

@@ -25,16 +25,18 @@ import (
 // script drives fake activities: one judge verdict and one gate verdict
 // per iteration, recorded inputs for assertions.
 type script struct {
-	mu        sync.Mutex
-	scores    []*float64 // nil entry: judge skipped
-	critiques []string
-	gates     []bool
-	actErr    error
-	acts      []ActInput
-	exports   []ExportInput
-	published []*acev1.EditResult
-	renders   int
-	block     chan struct{} // when set, Act waits on it (for cancel tests)
+	mu            sync.Mutex
+	scores        []*float64 // nil entry: judge skipped
+	critiques     []string
+	gates         []bool
+	actErr        error
+	acts          []ActInput
+	exports       []ExportInput
+	published     []*acev1.EditResult
+	checks        []CheckInput
+	checkFailures []string
+	renders       int
+	block         chan struct{} // when set, Act waits on it (for cancel tests)
 }
 
 func score(v float64) *float64 { return &v }
@@ -44,11 +46,19 @@ func (s *script) register(env *testsuite.TestWorkflowEnvironment) {
 		env.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
 	}
 	reg(ActivityRoute, func(ctx context.Context, in RouteInput) (RouteOutput, error) {
-		return RouteOutput{Mode: "MICRO_SPATIAL", TargetSlides: []int{0}, Source: "heuristic"}, nil
+		return RouteOutput{Mode: "MICRO_SPATIAL", TargetSlides: []int{0}, Source: "heuristic",
+			AgentInstruction: in.Instruction, Expectations: in.RecipeRef != ""}, nil
+	})
+	reg(ActivityCheck, func(ctx context.Context, in CheckInput) (CheckOutput, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.checks = append(s.checks, in)
+		return CheckOutput{Failures: s.checkFailures}, nil
 	})
 	reg(ActivityAct, func(ctx context.Context, in ActInput) (ActOutput, error) {
 		s.mu.Lock()
 		s.acts = append(s.acts, in)
+		n := len(s.acts)
 		block := s.block
 		s.mu.Unlock()
 		if block != nil {
@@ -61,30 +71,31 @@ func (s *script) register(env *testsuite.TestWorkflowEnvironment) {
 		if s.actErr != nil {
 			return ActOutput{}, s.actErr
 		}
-		return ActOutput{CallsRef: fmt.Sprintf("calls%d", in.Iteration), Calls: 2,
+		calls := fmt.Sprintf("calls%d", n)
+		return ActOutput{CallsRef: calls, DeckRef: in.DeckRef + ">" + calls, Calls: 2, Turns: 1,
 			Usage: Usage{Calls: 1, InputTokens: 100, OutputTokens: 10, CostUSD: 0.001}}, nil
 	})
 	reg(ActivityApply, func(ctx context.Context, in ApplyInput) (ApplyOutput, error) {
-		return ApplyOutput{DeckRef: in.DeckRef + ">" + in.CallsRef, Applied: 2}, nil
+		if got := in.DeckRef + ">" + in.CallsRef; got != in.Expect {
+			return ApplyOutput{}, fmt.Errorf("apply gave %s, act had %s", got, in.Expect)
+		}
+		return ApplyOutput{DeckRef: in.Expect, Applied: 2}, nil
 	})
 	reg(ActivityRender, func(ctx context.Context, in RenderInput) (RenderOutput, error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if !in.Gate {
-			return RenderOutput{Violations: []Violation{{Key: "overlap|s1|a,b", Kind: "overlap"}}}, nil
-		}
 		i := s.renders
 		s.renders++
 		pass := i >= len(s.gates) || s.gates[i]
-		out := RenderOutput{GatePassed: pass, Violations: in.Baseline}
+		out := RenderOutput{GatePassed: pass, Violations: 1, Rendered: 1}
 		if !pass {
 			out.NewViolations = []string{"text_overflow on s1/t1"}
-			out.Violations = append(out.Violations, Violation{Key: "text_overflow|s1|t1", Kind: "text_overflow"})
+			out.Violations++
 		}
 		return out, nil
 	})
 	reg(ActivityDiff, func(ctx context.Context, in DiffInput) (DiffOutput, error) {
-		return DiffOutput{TextRef: "diff:" + in.DeckRef, Distinct: 1}, nil
+		return DiffOutput{TextRef: "diff:" + in.DeckRef, Distinct: 1, ChangedSlides: []string{"s1"}}, nil
 	})
 	reg(ActivityJudge, func(ctx context.Context, in JudgeInput) (JudgeOutput, error) {
 		s.mu.Lock()
@@ -153,8 +164,11 @@ func TestRecipeWithoutJudgeStopsAfterOneIterationWhenGatePasses(t *testing.T) {
 	if res.FinalSnapshot != "d0>calls1" || res.ExportRef != "export:d0>calls1" {
 		t.Errorf("final %q export %q", res.FinalSnapshot, res.ExportRef)
 	}
-	if s.acts[0].RecipeRef != "recipe-ref" || len(s.published) != 1 {
-		t.Errorf("act input %+v, %d results published", s.acts[0], len(s.published))
+	if s.acts[0].RecipeRef != "recipe-ref" || len(s.published) != 1 || res.Outcome != "applied" {
+		t.Errorf("act input %+v, %d results published, outcome %q", s.acts[0], len(s.published), res.Outcome)
+	}
+	if len(s.checks) != 1 || s.checks[0].DeckRef != "d0>calls1" || !s.checks[0].GateChecked {
+		t.Errorf("expectations checked on %+v", s.checks)
 	}
 }
 
@@ -207,8 +221,35 @@ func TestGateFailureRollsBackToOriginAndNeverWins(t *testing.T) {
 	if s.acts[1].DeckRef != "d0" || !strings.Contains(s.acts[1].Feedback, "text_overflow on s1/t1") {
 		t.Errorf("second act: base %q feedback %q", s.acts[1].DeckRef, s.acts[1].Feedback)
 	}
-	if res.Selected != 1 || res.Iterations[0].GatePassed || res.FinalViolations != 1 || res.OriginViolations != 1 {
-		t.Errorf("selected %d iterations %+v violations %d/%d", res.Selected, res.Iterations, res.OriginViolations, res.FinalViolations)
+	if res.Selected != 1 || res.Iterations[0].GatePassed || res.FinalViolations != 1 {
+		t.Errorf("selected %d iterations %+v violations %d", res.Selected, res.Iterations, res.FinalViolations)
+	}
+}
+
+func TestFailedRecipeExpectationMakesTheEditNotMet(t *testing.T) {
+	s := &script{checkFailures: []string{"line 9: title font is not Inter (s2/4)"}}
+	req := request()
+	req.Instruction, req.RecipeRef = "", "recipe-ref"
+	_, res, err := run(t, s, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != acev1.EditStatus_EDIT_STATUS_NOT_MET || res.Outcome != "expectation_failed" ||
+		res.Reason != s.checkFailures[0] || len(res.FailedChecks) != 1 {
+		t.Errorf("status %v outcome %q reason %q", res.Status, res.Outcome, res.Reason)
+	}
+}
+
+func TestPureRecipeBlockedByTheGateRunsOnceAndKeepsTheOrigin(t *testing.T) {
+	s := &script{gates: []bool{false}}
+	req := request()
+	req.Instruction, req.RecipeRef = "", "recipe-ref"
+	_, res, err := run(t, s, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.acts) != 1 || res.Outcome != "gate_blocked" || res.FinalSnapshot != "d0" || res.ExportRef != "export:d0" {
+		t.Errorf("%d acts, outcome %q, final %q", len(s.acts), res.Outcome, res.FinalSnapshot)
 	}
 }
 

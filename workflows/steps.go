@@ -23,6 +23,7 @@ const (
 	ActivityRender  = "Render"
 	ActivityDiff    = "Diff"
 	ActivityJudge   = "Judge"
+	ActivityCheck   = "Check"
 	ActivityExport  = "Export"
 	ActivityPublish = "Publish"
 )
@@ -61,93 +62,70 @@ func (u *Usage) Add(o Usage) {
 	u.CostUSD += o.CostUSD
 }
 
-// RouteInput asks CARE for the context slice of an instruction (ACE §3.2).
+// RouteInput asks CARE for the context slice (ACE §3.2). With a recipe,
+// Route also resolves what the agent works on: the recipe's instruction
+// steps when a model is configured, nothing for a pure recipe.
 type RouteInput struct {
 	DeckRef     string `json:"deckRef"`
 	Instruction string `json:"instruction,omitempty"`
 	RecipeRef   string `json:"recipeRef,omitempty"`
-	Model       string `json:"model,omitempty"`
+	RecipePath  string `json:"recipePath,omitempty"`
 }
 
-// RouteOutput is the routing decision; the context itself is rebuilt (or
-// read from the cache) by Act, so payloads stay small.
+// RouteOutput is the routing decision (route.Decision's fields).
 type RouteOutput struct {
 	Mode         string `json:"mode"`
 	TargetSlides []int  `json:"targetSlides,omitempty"` // 0-based
 	NeedsImage   bool   `json:"needsImage,omitempty"`
 	Reason       string `json:"reason,omitempty"`
-	Source       string `json:"source,omitempty"` // heuristic | llm | llm+heuristic | recipe
-	Usage        Usage  `json:"usage"`
+	Source       string `json:"source,omitempty"`
+	// AgentInstruction is what Act and Judge work on after routing: the
+	// instruction, or a recipe's instruction steps; empty for a pure
+	// recipe (one iteration, no judge).
+	AgentInstruction string `json:"agentInstruction,omitempty"`
+	// Expectations is true when the recipe has expectations to Check.
+	Expectations bool  `json:"expectations,omitempty"`
+	Usage        Usage `json:"usage"`
 }
 
-// ActInput is one agent turn: the current state s, the original
-// instruction and the feedback x from the last iteration (empty on the
-// first), or a recipe to compile.
+// ActInput is one agent turn (or the recipe compile on iteration 1).
 type ActInput struct {
 	DeckRef     string      `json:"deckRef"`
-	OriginRef   string      `json:"originRef"`
 	Instruction string      `json:"instruction,omitempty"`
 	Feedback    string      `json:"feedback,omitempty"`
-	RecipeRef   string      `json:"recipeRef,omitempty"`
 	Route       RouteOutput `json:"route"`
-	Iteration   int         `json:"iteration"`
-	Model       string      `json:"model,omitempty"`
+	MaxTurns    int         `json:"maxTurns,omitempty"`
+	RecipeRef   string      `json:"recipeRef,omitempty"`
+	RecipePath  string      `json:"recipePath,omitempty"`
 }
 
-// ActOutput refers to the batch of tool calls (JSON in the store).
+// ActOutput refers to the applied tool calls (JSON in the store) and the
+// agent's working copy, which Apply must reproduce.
 type ActOutput struct {
-	CallsRef   string   `json:"callsRef"`
+	CallsRef   string   `json:"callsRef,omitempty"`
 	Calls      int      `json:"calls"`
+	DeckRef    string   `json:"deckRef"`
+	Turns      int      `json:"turns"`
+	AssetDir   string   `json:"assetDir,omitempty"`
 	ToolErrors []string `json:"toolErrors,omitempty"`
+	Warnings   []string `json:"warnings,omitempty"`
 	Usage      Usage    `json:"usage"`
 }
 
-// ApplyInput runs the tool calls on the immutable snapshot DeckRef.
+// ApplyInput replays the calls on the immutable snapshot DeckRef.
 type ApplyInput struct {
 	DeckRef  string `json:"deckRef"`
-	CallsRef string `json:"callsRef"`
+	CallsRef string `json:"callsRef,omitempty"`
+	AssetDir string `json:"assetDir,omitempty"`
+	// Expect is Act's working-copy snapshot; a different result means a
+	// tool is not deterministic, which is an error.
+	Expect string `json:"expect,omitempty"`
 }
 
 // ApplyOutput is the new snapshot s'.
 type ApplyOutput struct {
-	DeckRef string   `json:"deckRef"`
-	Applied int      `json:"applied"`
-	Errors  []string `json:"errors,omitempty"`
-}
-
-// Violation is one measured layout problem (internal/render).
-type Violation struct {
-	Key     string   `json:"key"`
-	Kind    string   `json:"kind"`
-	SlideID string   `json:"slideId"`
-	NodeIDs []string `json:"nodeIds,omitempty"`
-	Reason  string   `json:"reason,omitempty"`
-}
-
-// RenderInput renders DeckRef; with Baseline set (the origin's
-// violations) it also evaluates the hard geometry gate.
-type RenderInput struct {
-	DeckRef   string      `json:"deckRef"`
-	OriginRef string      `json:"originRef,omitempty"`
-	Images    bool        `json:"images,omitempty"`
-	Baseline  []Violation `json:"baseline,omitempty"`
-	Gate      bool        `json:"gate,omitempty"`
-}
-
-// SlideImage is a rendered slide PNG in the store.
-type SlideImage struct {
-	Slide int    `json:"slide"` // 0-based
-	Ref   string `json:"ref"`
-}
-
-// RenderOutput holds measured violations, PNG refs when asked, and the
-// gate verdict: violations(s') <= violations(d0).
-type RenderOutput struct {
-	Violations    []Violation  `json:"violations,omitempty"`
-	Images        []SlideImage `json:"images,omitempty"`
-	Slides        int          `json:"slides"`
-	GatePassed    bool         `json:"gatePassed"`
-	NewViolations []string     `json:"newViolations,omitempty"`
+	DeckRef string `json:"deckRef"`
+	Applied int    `json:"applied"`
 }
 
 // DiffInput compares origin d0 with the current state (JsonDiff).
@@ -156,33 +134,76 @@ type DiffInput struct {
 	DeckRef   string `json:"deckRef"`
 }
 
-// DiffOutput refers to the diff text for the judge.
+// DiffOutput refers to the diff text for the judge and names the slides
+// the edit touched.
 type DiffOutput struct {
-	TextRef       string  `json:"textRef"`
-	Distinct      int     `json:"distinct"`
-	Score         float64 `json:"score"`
-	Empty         bool    `json:"empty"`
-	TouchesVisual bool    `json:"touchesVisual,omitempty"`
+	TextRef       string   `json:"textRef"`
+	Distinct      int      `json:"distinct"`
+	Score         float64  `json:"score"`
+	Empty         bool     `json:"empty"`
+	TouchesVisual bool     `json:"touchesVisual,omitempty"`
+	ChangedSlides []string `json:"changedSlides,omitempty"`
+	AllSlides     bool     `json:"allSlides,omitempty"`
+}
+
+// RenderInput renders the touched slides of the current state and of the
+// origin and evaluates the hard geometry gate (ReDeck: no new violations).
+type RenderInput struct {
+	DeckRef   string   `json:"deckRef"`
+	OriginRef string   `json:"originRef"`
+	SlideIDs  []string `json:"slideIds,omitempty"` // nil: every slide
+	Images    bool     `json:"images,omitempty"`
+}
+
+// SlideImage is a rendered slide PNG in the store.
+type SlideImage struct {
+	SlideID string `json:"slideId"`
+	Ref     string `json:"ref"`
+}
+
+// RenderOutput is the gate verdict, the current state's violation count and
+// PNG refs when asked.
+type RenderOutput struct {
+	Rendered      int          `json:"rendered"`
+	Violations    int          `json:"violations"`
+	GatePassed    bool         `json:"gatePassed"`
+	NewViolations []string     `json:"newViolations,omitempty"`
+	Images        []SlideImage `json:"images,omitempty"`
+	// NotRendered is set when the worker has no renderer: the gate was not
+	// evaluated (recorded, as in the in-process runner).
+	NotRendered bool `json:"notRendered,omitempty"`
 }
 
 // JudgeInput asks the IF judge to score the edit 0-5 (ACE §3.3).
 type JudgeInput struct {
-	Instruction string       `json:"instruction"`
-	RecipeRef   string       `json:"recipeRef,omitempty"`
-	DiffTextRef string       `json:"diffTextRef"`
-	OriginRef   string       `json:"originRef"`
-	DeckRef     string       `json:"deckRef"`
-	Images      []SlideImage `json:"images,omitempty"`
-	Model       string       `json:"model,omitempty"`
+	Instruction   string       `json:"instruction"`
+	DiffTextRef   string       `json:"diffTextRef"`
+	Images        []SlideImage `json:"images,omitempty"`
+	TouchesVisual bool         `json:"touchesVisual,omitempty"`
 }
 
 // JudgeOutput is the score and critique; Skipped when no judge model is
-// configured (the geometry gate alone decides, DESIGN.md §6).
+// configured or the edit is a pure recipe (DESIGN.md §6).
 type JudgeOutput struct {
 	Score    *float64 `json:"score,omitempty"`
 	Critique string   `json:"critique,omitempty"`
 	Skipped  bool     `json:"skipped,omitempty"`
+	Missing  bool     `json:"missing,omitempty"`
 	Usage    Usage    `json:"usage"`
+}
+
+// CheckInput evaluates a recipe's expectations on the final snapshot.
+type CheckInput struct {
+	RecipeRef     string   `json:"recipeRef"`
+	RecipePath    string   `json:"recipePath,omitempty"`
+	DeckRef       string   `json:"deckRef"`
+	GateChecked   bool     `json:"gateChecked"`
+	NewViolations []string `json:"newViolations,omitempty"`
+}
+
+// CheckOutput lists failed expectations, one line each.
+type CheckOutput struct {
+	Failures []string `json:"failures,omitempty"`
 }
 
 // ExportInput writes the final snapshot in Format (pptx | json | "" = the
@@ -202,7 +223,7 @@ type ExportOutput struct {
 // LoopState is what EditWorkflow carries across continue-as-new.
 type LoopState struct {
 	Route              *RouteOutput       `json:"route,omitempty"`
-	OriginViolations   []Violation        `json:"originViolations,omitempty"`
+	AgentTurns         int                `json:"agentTurns,omitempty"`
 	Base               string             `json:"base"`
 	Feedback           string             `json:"feedback,omitempty"`
 	History            []policy.Iteration `json:"history,omitempty"`

@@ -105,7 +105,10 @@ type EditRequest struct {
 	Options   *EditOptions `protobuf:"bytes,7,opt,name=options,proto3" json:"options,omitempty"`
 	// Export format of the result: "pptx", "json" (scene graph) or "" for the
 	// format the deck was imported from.
-	ExportFormat  string `protobuf:"bytes,8,opt,name=export_format,json=exportFormat,proto3" json:"export_format,omitempty"`
+	ExportFormat string `protobuf:"bytes,8,opt,name=export_format,json=exportFormat,proto3" json:"export_format,omitempty"`
+	// Path of the recipe file as the workers see it: names it in errors and
+	// anchors its asset directory (a shared volume in a cluster).
+	RecipePath    string `protobuf:"bytes,9,opt,name=recipe_path,json=recipePath,proto3" json:"recipe_path,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -192,6 +195,13 @@ func (x *EditRequest) GetOptions() *EditOptions {
 func (x *EditRequest) GetExportFormat() string {
 	if x != nil {
 		return x.ExportFormat
+	}
+	return ""
+}
+
+func (x *EditRequest) GetRecipePath() string {
+	if x != nil {
+		return x.RecipePath
 	}
 	return ""
 }
@@ -482,8 +492,13 @@ type EditResult struct {
 	// Violations of the origin and of the final snapshot.
 	OriginViolations int32 `protobuf:"varint,14,opt,name=origin_violations,json=originViolations,proto3" json:"origin_violations,omitempty"`
 	FinalViolations  int32 `protobuf:"varint,15,opt,name=final_violations,json=finalViolations,proto3" json:"final_violations,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// The loop's outcome in the in-process runner's terms: applied, no_judge,
+	// stopped, budget, gate_blocked, expectation_failed, failed, canceled.
+	Outcome string `protobuf:"bytes,16,opt,name=outcome,proto3" json:"outcome,omitempty"`
+	// Recipe expectations that failed on the final deck, one line each.
+	FailedChecks  []string `protobuf:"bytes,17,rep,name=failed_checks,json=failedChecks,proto3" json:"failed_checks,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *EditResult) Reset() {
@@ -621,11 +636,25 @@ func (x *EditResult) GetFinalViolations() int32 {
 	return 0
 }
 
+func (x *EditResult) GetOutcome() string {
+	if x != nil {
+		return x.Outcome
+	}
+	return ""
+}
+
+func (x *EditResult) GetFailedChecks() []string {
+	if x != nil {
+		return x.FailedChecks
+	}
+	return nil
+}
+
 var File_ace_v1_edit_proto protoreflect.FileDescriptor
 
 const file_ace_v1_edit_proto_rawDesc = "" +
 	"\n" +
-	"\x11ace/v1/edit.proto\x12\x06ace.v1\"\x8c\x02\n" +
+	"\x11ace/v1/edit.proto\x12\x06ace.v1\"\xad\x02\n" +
 	"\vEditRequest\x12\x15\n" +
 	"\x06job_id\x18\x01 \x01(\tR\x05jobId\x12\x19\n" +
 	"\bbatch_id\x18\x02 \x01(\tR\abatchId\x12\x1b\n" +
@@ -635,7 +664,9 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"\n" +
 	"recipe_ref\x18\x06 \x01(\tR\trecipeRef\x12-\n" +
 	"\aoptions\x18\a \x01(\v2\x13.ace.v1.EditOptionsR\aoptions\x12#\n" +
-	"\rexport_format\x18\b \x01(\tR\fexportFormat\"\xce\x01\n" +
+	"\rexport_format\x18\b \x01(\tR\fexportFormat\x12\x1f\n" +
+	"\vrecipe_path\x18\t \x01(\tR\n" +
+	"recipePath\"\xce\x01\n" +
 	"\vEditOptions\x12\x10\n" +
 	"\x03tau\x18\x01 \x01(\x01R\x03tau\x12%\n" +
 	"\x0emax_iterations\x18\x02 \x01(\x05R\rmaxIterations\x12!\n" +
@@ -662,7 +693,7 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"\finput_tokens\x18\x01 \x01(\x03R\vinputTokens\x12#\n" +
 	"\routput_tokens\x18\x02 \x01(\x03R\foutputTokens\x12#\n" +
 	"\rcached_tokens\x18\x03 \x01(\x03R\fcachedTokens\x12\x19\n" +
-	"\bcost_usd\x18\x04 \x01(\x01R\acostUsd\"\xa0\x04\n" +
+	"\bcost_usd\x18\x04 \x01(\x01R\acostUsd\"\xdf\x04\n" +
 	"\n" +
 	"EditResult\x12\x15\n" +
 	"\x06job_id\x18\x01 \x01(\tR\x05jobId\x12\x19\n" +
@@ -684,7 +715,9 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"\vduration_ms\x18\r \x01(\x03R\n" +
 	"durationMs\x12+\n" +
 	"\x11origin_violations\x18\x0e \x01(\x05R\x10originViolations\x12)\n" +
-	"\x10final_violations\x18\x0f \x01(\x05R\x0ffinalViolations*\x88\x01\n" +
+	"\x10final_violations\x18\x0f \x01(\x05R\x0ffinalViolations\x12\x18\n" +
+	"\aoutcome\x18\x10 \x01(\tR\aoutcome\x12#\n" +
+	"\rfailed_checks\x18\x11 \x03(\tR\ffailedChecks*\x88\x01\n" +
 	"\n" +
 	"EditStatus\x12\x1b\n" +
 	"\x17EDIT_STATUS_UNSPECIFIED\x10\x00\x12\x12\n" +

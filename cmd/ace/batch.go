@@ -1,0 +1,233 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	acev1 "github.com/acecanvas/ace/proto/ace/v1"
+	"github.com/acecanvas/ace/workers"
+)
+
+func init() {
+	var (
+		recipePath, instruction, outDir, batchID, format string
+		tau                                              float64
+		maxIter                                          int
+		asJSON, noWorkers                                bool
+	)
+	cmd := &cobra.Command{
+		Use:   "batch [flags] DECK... ",
+		Short: "Edit many decks as durable jobs (NATS JetStream + Temporal)",
+		Long: `Publishes one job per deck to the ACE_JOBS stream, lets dispatchers start one
+EditWorkflow per deck (workflow id <batch>:<deck>), follows the results on
+ACE_EVENTS with a progress bar, and writes each edited deck plus summary.json
+and summary.txt to the output directory.
+
+DECK is a file (.pptx, ACE .json, Figma .json), a glob, or a manifest (.txt,
+one path per line). With ACE_TEMPORAL_ADDRESS / ACE_NATS_URL empty, ace runs
+an embedded Temporal server and NATS server with their state in ACE_DATA_DIR
+(default ~/.ace), plus every worker, in this process: rerunning the same
+command after a crash resumes the batch; no deck is edited twice. A failed
+deck is reported with its reason and never stops the batch.
+
+Exit codes: 0 every deck met its goal, 1 a deck failed, 2 bad input,
+3 a deck ran but did not meet its goal.`,
+		Example: `  ace batch --recipe testdata/recipes/rebrand.yaml testdata/decks/*.pptx -o out/
+  ace batch -i "Make every title navy" decks.txt -o out/
+  ace batch status b3f9c2a71d0e`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			paths, err := expandDecks(args)
+			if err != nil {
+				return badInput(err)
+			}
+			edit := workers.Edit{Instruction: instruction, Format: format,
+				Options: &acev1.EditOptions{Tau: tau, MaxIterations: int32(maxIter)}}
+			if (recipePath == "") == (instruction == "") {
+				return badInput(errors.New("give exactly one of --recipe FILE or -i \"instruction\""))
+			}
+			if recipePath != "" {
+				abs, err := filepath.Abs(recipePath)
+				if err != nil {
+					return badInput(err)
+				}
+				if edit.RecipeData, err = os.ReadFile(abs); err != nil {
+					return badInput(fmt.Errorf("recipe: %w", err))
+				}
+				edit.RecipePath = abs
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runBatch(ctx, paths, edit, batchID, outDir, asJSON, noWorkers)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&recipePath, "recipe", "", "migration recipe (YAML); compiles to tool calls, no model needed")
+	f.StringVarP(&instruction, "instruction", "i", "", "natural-language instruction (needs a model: OPENAI_BASE_URL, ACE_AGENT_MODEL)")
+	f.StringVarP(&outDir, "out", "o", "out", "directory for edited decks and the summary")
+	f.StringVar(&batchID, "batch", "", "batch id (default: derived from the decks and the edit, so a rerun resumes)")
+	f.StringVar(&format, "format", "", "export format: pptx or json (default: each deck's own)")
+	f.Float64Var(&tau, "tau", 0, "IF score that stops the loop, 0..5 (default 4)")
+	f.IntVar(&maxIter, "max-iterations", 0, "iteration budget T (default 3)")
+	f.BoolVar(&asJSON, "json", false, "print the summary as JSON on stdout")
+	f.BoolVar(&noWorkers, "no-workers", false, "do not run workers in this process (they run elsewhere: ace dev, ace worker)")
+
+	status := &cobra.Command{
+		Use:     "status BATCH",
+		Short:   "Show a batch's progress from any terminal",
+		Example: "  ace batch status b3f9c2a71d0e --json",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			conn, err := workers.Connect(cmd.Context(), workers.ConfigFromEnv())
+			if err != nil {
+				return err
+			}
+			defer conn.Close()
+			st, err := workers.Status(cmd.Context(), conn.JS, args[0])
+			if err != nil {
+				return err
+			}
+			if len(st.Decks) == 0 {
+				return badInput(fmt.Errorf("no events for batch %q in %s (wrong id, or another ACE_DATA_DIR / ACE_NATS_URL?)", args[0], conn.NATSURL))
+			}
+			sum, err := workers.Summarize(cmd.Context(), conn.Store, st, "")
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return json.NewEncoder(os.Stdout).Encode(sum)
+			}
+			sum.WriteTable(os.Stdout)
+			return nil
+		},
+	}
+	status.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.AddCommand(status)
+	rootCmd.AddCommand(cmd)
+}
+
+// expandDecks turns arguments (files, globs, .txt manifests) into paths.
+func expandDecks(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		if strings.HasSuffix(a, ".txt") {
+			f, err := os.Open(a)
+			if err != nil {
+				return nil, fmt.Errorf("manifest: %w", err)
+			}
+			sc := bufio.NewScanner(f)
+			for sc.Scan() {
+				line := strings.TrimSpace(sc.Text())
+				if line != "" && !strings.HasPrefix(line, "#") {
+					if !filepath.IsAbs(line) {
+						line = filepath.Join(filepath.Dir(a), line)
+					}
+					out = append(out, line)
+				}
+			}
+			f.Close()
+			continue
+		}
+		matches, err := filepath.Glob(a)
+		if err != nil {
+			return nil, fmt.Errorf("deck pattern %q: %w", a, err)
+		}
+		if len(matches) == 0 {
+			return nil, fmt.Errorf("deck %s: no such file", a)
+		}
+		out = append(out, matches...)
+	}
+	return out, nil
+}
+
+func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, outDir string, asJSON, noWorkers bool) error {
+	conn, err := workers.Connect(ctx, workers.ConfigFromEnv())
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if !noWorkers && conn.Stack != nil && conn.Stack.Owned {
+		stopWorkers, err := startLocalWorkers(ctx, conn, workers.AllQueues, true)
+		if err != nil {
+			return err
+		}
+		defer stopWorkers()
+	}
+	batch, jobs, err := workers.PrepareJobs(ctx, conn.Store, batchID, paths, edit)
+	if err != nil {
+		return badInput(err)
+	}
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return badInput(fmt.Errorf("output directory: %w", err))
+	}
+	if err := workers.Submit(ctx, conn.JS, batch, jobs); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "batch %s: %d decks (ace batch status %s)\n", batch, len(jobs), batch)
+	keys := make([]string, len(jobs))
+	for i, j := range jobs {
+		keys[i] = j.Key
+	}
+	began := time.Now()
+	st, ferr := workers.Follow(ctx, conn.JS, batch, keys, func(st *workers.State) { drawProgress(st, began) })
+	fmt.Fprintln(os.Stderr)
+	sum, err := workers.Summarize(context.WithoutCancel(ctx), conn.Store, st, outDir)
+	if err != nil {
+		return err
+	}
+	if err := sum.WriteFiles(outDir); err != nil {
+		return err
+	}
+	if asJSON {
+		json.NewEncoder(os.Stdout).Encode(sum)
+	} else {
+		sum.WriteTable(os.Stdout)
+	}
+	if ferr != nil {
+		return fmt.Errorf("batch %s interrupted: rerun the same command to resume (%w)", batch, ferr)
+	}
+	for _, r := range sum.Rows {
+		if r.Status == "failed" {
+			return &exitError{code: exitFailure, err: fmt.Errorf("batch %s: %d of %d decks failed (see %s)", batch, sum.Failed, sum.Decks, filepath.Join(outDir, "summary.txt"))}
+		}
+	}
+	for _, r := range sum.Rows {
+		if r.Status != "ok" {
+			return &exitError{code: exitNotMet, err: fmt.Errorf("batch %s: some decks did not meet their goal (see %s)", batch, filepath.Join(outDir, "summary.txt"))}
+		}
+	}
+	return nil
+}
+
+// drawProgress redraws one status line: a bar, counts and an ETA from the
+// mean time per finished deck.
+func drawProgress(st *workers.State, began time.Time) {
+	done, failed, running, queued := st.Counts()
+	total := len(st.Decks)
+	finished := done + failed
+	const width = 30
+	fill := 0
+	if total > 0 {
+		fill = finished * width / total
+	}
+	eta := "?"
+	if finished > 0 && finished < total {
+		per := time.Since(began) / time.Duration(finished)
+		eta = (per * time.Duration(total-finished)).Round(time.Second).String()
+	} else if finished == total {
+		eta = "0s"
+	}
+	fmt.Fprintf(os.Stderr, "\r[%s%s] %d/%d done %d failed %d running %d queued  ETA %s   ",
+		strings.Repeat("=", fill), strings.Repeat(" ", width-fill), done, total, failed, running, queued, eta)
+}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/acecanvas/ace/workers"
+)
+
+func init() {
+	var queues string
+	var dispatch bool
+	var renderPool int
+	cmd := &cobra.Command{
+		Use:   "worker",
+		Short: "Run ACE workers for some task queues, and/or the batch dispatcher",
+		Long: `Registers on each task queue only what it needs: edit (the EditWorkflow
+code), llm (Route, Act, Judge; owns the model client and rate limiter),
+render (Render; owns the Chromium pool), diff (Apply, Diff, Check, Export,
+Publish). --dispatch also consumes ACE_JOBS and starts one workflow per job.
+SIGINT/SIGTERM stop gracefully: polling stops and in-flight activities finish
+(up to 30 s) before exit.`,
+		Example: `  ace worker --queues llm
+  ace worker --queues render,diff --render-pool 4
+  ace worker --queues edit --dispatch`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			qs, err := workers.ParseQueues(queues)
+			if err != nil {
+				return badInput(err)
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			conn, err := workers.Connect(ctx, workers.ConfigFromEnv())
+			if err != nil {
+				return err
+			}
+			defer conn.Close()
+			renderPoolSize = renderPool
+			stopWorkers, err := startLocalWorkers(ctx, conn, qs, dispatch)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(os.Stderr, "ace worker: queues %v dispatch=%v temporal=%s nats=%s\n", qs, dispatch, conn.TemporalAddress, conn.NATSURL)
+			<-ctx.Done()
+			fmt.Fprintln(os.Stderr, "ace worker: draining in-flight activities")
+			stopWorkers()
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&queues, "queues", "all", "comma-separated: edit, llm, render, diff (or all)")
+	cmd.Flags().BoolVar(&dispatch, "dispatch", false, "also run the NATS dispatcher (ACE_JOBS -> EditWorkflow)")
+	cmd.Flags().IntVar(&renderPool, "render-pool", 2, "Chromium tabs for render workers")
+	rootCmd.AddCommand(cmd)
+}
+
+var renderPoolSize = 2
+
+// startLocalWorkers runs workers for queues (and the dispatcher) in this
+// process; the returned function stops them gracefully.
+func startLocalWorkers(ctx context.Context, conn *workers.Conn, queues []string, dispatch bool) (func(), error) {
+	acts, closeSteps, err := workers.NewActivities(ctx, conn, queues, renderPoolSize)
+	if err != nil {
+		return nil, err
+	}
+	ws, err := workers.StartWorkers(conn.Temporal, queues, acts, workers.WorkerOptions{RenderConcurrency: renderPoolSize})
+	if err != nil {
+		closeSteps()
+		return nil, err
+	}
+	dctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	if dispatch {
+		go func() { defer close(done); workers.Dispatch(dctx, conn) }()
+	} else {
+		close(done)
+	}
+	return func() {
+		cancel()
+		<-done
+		workers.StopWorkers(ws)
+		closeSteps()
+	}, nil
+}

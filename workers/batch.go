@@ -1,0 +1,262 @@
+package workers
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/acecanvas/ace/internal/deckio"
+	"github.com/acecanvas/ace/internal/store"
+	acev1 "github.com/acecanvas/ace/proto/ace/v1"
+)
+
+// Job is one deck of a batch, ready to publish.
+type Job struct {
+	Key     string // subject-safe deck key, unique in the batch
+	Path    string
+	Request *acev1.EditRequest
+}
+
+// Edit is what a batch does to every deck: an instruction or a recipe.
+type Edit struct {
+	Instruction string
+	RecipePath  string // absolute path the workers can read (asset dir)
+	RecipeData  []byte
+	Options     *acev1.EditOptions
+	Format      string // export format; "" = the deck's own
+}
+
+// PrepareJobs imports each deck file, puts the snapshot, its images and the
+// recipe in the store, and builds one job per deck. The batch id, when
+// empty, is derived from the decks' snapshots and the edit, so rerunning
+// the same command names the same batch and resumes it.
+func PrepareJobs(ctx context.Context, s store.Store, batch string, paths []string, e Edit) (string, []Job, error) {
+	if e.Instruction == "" && e.RecipeData == nil {
+		return "", nil, fmt.Errorf("give an instruction (-i) or a recipe (--recipe)")
+	}
+	var recipeRef string
+	if e.RecipeData != nil {
+		var err error
+		if recipeRef, err = s.Put(ctx, e.RecipeData); err != nil {
+			return "", nil, fmt.Errorf("store recipe: %w", err)
+		}
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", e.Instruction, recipeRef, e.Format)
+	if e.Options != nil {
+		b, _ := proto.Marshal(e.Options)
+		h.Write(b)
+	}
+	jobs := make([]Job, 0, len(paths))
+	seen := map[string]int{}
+	for _, p := range paths {
+		d, blobs, err := deckio.Load(p)
+		if err != nil {
+			return "", nil, fmt.Errorf("deck %s: %w", p, err)
+		}
+		if err := store.PutBlobs(ctx, s, blobs); err != nil {
+			return "", nil, fmt.Errorf("deck %s: store images: %w", p, err)
+		}
+		ref, err := store.PutDeck(ctx, s, d)
+		if err != nil {
+			return "", nil, fmt.Errorf("deck %s: store snapshot: %w", p, err)
+		}
+		fmt.Fprintf(h, "%s\x00", ref)
+		key := acev1.Token(strings.TrimSuffix(filepath.Base(p), filepath.Ext(p)))
+		if n := seen[key]; n > 0 {
+			seen[key]++
+			key = fmt.Sprintf("%s-%d", key, n+1)
+		} else {
+			seen[key] = 1
+		}
+		jobs = append(jobs, Job{Key: key, Path: p, Request: &acev1.EditRequest{
+			DeckName: filepath.Base(p), DeckRef: ref, Instruction: e.Instruction, RecipeRef: recipeRef,
+			RecipePath: e.RecipePath, Options: e.Options, ExportFormat: e.Format}})
+	}
+	if batch == "" {
+		batch = "b" + hex.EncodeToString(h.Sum(nil))[:12]
+	} else if err := acev1.ValidToken(batch); err != nil {
+		return "", nil, fmt.Errorf("batch id: %w", err)
+	}
+	for _, j := range jobs {
+		j.Request.BatchId, j.Request.JobId = batch, acev1.JobID(batch, j.Key)
+	}
+	return batch, jobs, nil
+}
+
+// Submit publishes one BatchJob per deck on ACE_JOBS (Nats-Msg-Id
+// "<batch>:<deck>": a republished job inside the duplicate window is
+// dropped by the stream, after it by the dispatcher) and a QUEUED event
+// per deck on ACE_EVENTS, which `ace batch status` counts.
+func Submit(ctx context.Context, js jetstream.JetStream, batch string, jobs []Job) error {
+	now := time.Now().UnixMilli()
+	for _, j := range jobs {
+		ev := &acev1.Progress{BatchId: batch, DeckKey: j.Key, JobId: j.Request.JobId, Phase: acev1.Phase_PHASE_QUEUED,
+			Message: j.Path}
+		publishEvent(ctx, js, ev, "queued")
+		data, err := proto.Marshal(&acev1.BatchJob{BatchId: batch, DeckKey: j.Key, SourcePath: j.Path,
+			Request: j.Request, PublishedUnixMs: now})
+		if err != nil {
+			return err
+		}
+		msg := nats.NewMsg(acev1.JobSubject(batch, j.Key))
+		msg.Data = data
+		msg.Header.Set(nats.MsgIdHdr, j.Request.JobId)
+		InjectTrace(ctx, msg.Header)
+		if _, err := js.PublishMsg(ctx, msg); err != nil {
+			return fmt.Errorf("publish job %s: %w", j.Request.JobId, err)
+		}
+	}
+	return nil
+}
+
+// DeckState is the latest event about one deck.
+type DeckState struct {
+	Key    string
+	Path   string
+	Phase  acev1.Phase
+	Result *acev1.EditResult
+	// Updated is the time of the latest event (unix ms).
+	Updated int64
+}
+
+// State is a batch as its events tell it.
+type State struct {
+	Batch   string
+	Decks   map[string]*DeckState
+	Started int64 // first QUEUED event, unix ms
+}
+
+// Counts returns decks done, failed, running (started) and queued.
+func (s *State) Counts() (done, failed, running, queued int) {
+	for _, d := range s.Decks {
+		switch d.Phase {
+		case acev1.Phase_PHASE_DONE:
+			done++
+		case acev1.Phase_PHASE_FAILED:
+			failed++
+		case acev1.Phase_PHASE_STARTED, acev1.Phase_PHASE_ITERATION:
+			running++
+		default:
+			queued++
+		}
+	}
+	return
+}
+
+// Finished reports whether every deck has a terminal event.
+func (s *State) Finished() bool {
+	done, failed, _, _ := s.Counts()
+	return len(s.Decks) > 0 && done+failed == len(s.Decks)
+}
+
+// Keys returns the deck keys in order.
+func (s *State) Keys() []string {
+	keys := make([]string, 0, len(s.Decks))
+	for k := range s.Decks {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func (s *State) apply(ev *acev1.Progress) {
+	d := s.Decks[ev.DeckKey]
+	if d == nil {
+		d = &DeckState{Key: ev.DeckKey}
+		s.Decks[ev.DeckKey] = d
+	}
+	if ev.Phase == acev1.Phase_PHASE_QUEUED {
+		if d.Path == "" {
+			d.Path = ev.Message
+		}
+		if s.Started == 0 || ev.UnixMs < s.Started {
+			s.Started = ev.UnixMs
+		}
+	}
+	terminal := d.Phase == acev1.Phase_PHASE_DONE || d.Phase == acev1.Phase_PHASE_FAILED
+	if !terminal && ev.Phase > d.Phase || ev.Result != nil && d.Result == nil {
+		d.Phase, d.Updated = ev.Phase, ev.UnixMs
+	}
+	if ev.Result != nil && d.Result == nil {
+		d.Result = ev.Result
+	}
+}
+
+// Follow reads the batch's events from the start of ACE_EVENTS and calls
+// onUpdate after each, until every deck in want (or, when want is empty,
+// every deck seen) is finished or ctx is done.
+func Follow(ctx context.Context, js jetstream.JetStream, batch string, want []string, onUpdate func(*State)) (*State, error) {
+	st := &State{Batch: batch, Decks: map[string]*DeckState{}}
+	for _, k := range want {
+		st.Decks[k] = &DeckState{Key: k}
+	}
+	cons, err := js.OrderedConsumer(ctx, acev1.StreamEvents, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{acev1.EventSubject(batch, "*")}, DeliverPolicy: jetstream.DeliverAllPolicy})
+	if err != nil {
+		return st, fmt.Errorf("follow batch %s: %w", batch, err)
+	}
+	for ctx.Err() == nil {
+		msg, err := cons.Next(jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			if onUpdate != nil {
+				onUpdate(st) // tick: redraw the ETA
+			}
+			continue
+		}
+		var ev acev1.Progress
+		if proto.Unmarshal(msg.Data(), &ev) == nil {
+			st.apply(&ev)
+			if onUpdate != nil {
+				onUpdate(st)
+			}
+		}
+		if st.Finished() {
+			return st, nil
+		}
+	}
+	return st, ctx.Err()
+}
+
+// Status reads every event of the batch published so far.
+func Status(ctx context.Context, js jetstream.JetStream, batch string) (*State, error) {
+	st := &State{Batch: batch, Decks: map[string]*DeckState{}}
+	stream, err := js.Stream(ctx, acev1.StreamEvents)
+	if err != nil {
+		return st, err
+	}
+	info, err := stream.Info(ctx)
+	if err != nil {
+		return st, err
+	}
+	if info.State.Msgs == 0 {
+		return st, nil
+	}
+	cons, err := js.OrderedConsumer(ctx, acev1.StreamEvents, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{acev1.EventSubject(batch, "*")}, DeliverPolicy: jetstream.DeliverAllPolicy})
+	if err != nil {
+		return st, err
+	}
+	for {
+		msg, err := cons.Next(jetstream.FetchMaxWait(300 * time.Millisecond))
+		if err != nil {
+			return st, nil // no more messages
+		}
+		var ev acev1.Progress
+		if proto.Unmarshal(msg.Data(), &ev) == nil {
+			st.apply(&ev)
+		}
+		if md, err := msg.Metadata(); err == nil && md.NumPending == 0 {
+			return st, nil
+		}
+	}
+}

@@ -1,0 +1,136 @@
+package workers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/acecanvas/ace/internal/store"
+	acev1 "github.com/acecanvas/ace/proto/ace/v1"
+)
+
+// SummaryRow is one deck of a batch summary.
+type SummaryRow struct {
+	Deck       string   `json:"deck"`
+	Source     string   `json:"source,omitempty"`
+	Output     string   `json:"output,omitempty"`
+	Status     string   `json:"status"`
+	Outcome    string   `json:"outcome,omitempty"`
+	Reason     string   `json:"reason,omitempty"`
+	Iterations int      `json:"iterations"`
+	Scores     []string `json:"scores,omitempty"`
+	Final      string   `json:"finalSnapshot,omitempty"`
+	Tokens     int64    `json:"tokens"`
+	CostUSD    float64  `json:"costUsd"`
+	DurationMS int64    `json:"durationMs"`
+}
+
+// Summary is the batch report `ace batch` writes as summary.json.
+type Summary struct {
+	Batch      string       `json:"batch"`
+	Decks      int          `json:"decks"`
+	Done       int          `json:"done"`
+	Failed     int          `json:"failed"`
+	Pending    int          `json:"pending"`
+	DurationMS int64        `json:"durationMs"`
+	Rows       []SummaryRow `json:"rows"`
+}
+
+// Summarize builds the summary; with outDir set it also writes each
+// finished deck's exported file there (fetched from the store by ref).
+func Summarize(ctx context.Context, s store.Store, st *State, outDir string) (*Summary, error) {
+	sum := &Summary{Batch: st.Batch, Decks: len(st.Decks)}
+	var last int64
+	for _, k := range st.Keys() {
+		d := st.Decks[k]
+		row := SummaryRow{Deck: k, Source: d.Path, Status: "pending"}
+		if d.Updated > last {
+			last = d.Updated
+		}
+		if r := d.Result; r != nil {
+			row.Status = strings.ToLower(strings.TrimPrefix(r.Status.String(), "EDIT_STATUS_"))
+			row.Outcome, row.Reason, row.Iterations, row.Final = r.Outcome, r.Reason, len(r.Iterations), r.FinalSnapshot
+			row.DurationMS = r.DurationMs
+			if u := r.Usage; u != nil {
+				row.Tokens, row.CostUSD = u.InputTokens+u.OutputTokens, u.CostUsd
+			}
+			for _, it := range r.Iterations {
+				if it.Score != nil {
+					row.Scores = append(row.Scores, fmt.Sprintf("%.1f", *it.Score))
+				} else {
+					row.Scores = append(row.Scores, "-")
+				}
+			}
+			if outDir != "" && r.ExportRef != "" {
+				data, err := s.Get(ctx, r.ExportRef)
+				if err != nil {
+					return sum, fmt.Errorf("deck %s: exported file %s: %w", k, r.ExportRef, err)
+				}
+				name := strings.TrimSuffix(r.DeckName, filepath.Ext(r.DeckName))
+				if name == "" {
+					name = k
+				}
+				row.Output = filepath.Join(outDir, name+"."+r.ExportFormat)
+				if err := os.WriteFile(row.Output, data, 0o644); err != nil {
+					return sum, err
+				}
+			}
+		} else if d.Phase == acev1.Phase_PHASE_FAILED {
+			row.Status = "failed"
+		}
+		switch {
+		case d.Phase == acev1.Phase_PHASE_DONE:
+			sum.Done++
+		case d.Phase == acev1.Phase_PHASE_FAILED:
+			sum.Failed++
+		default:
+			sum.Pending++
+		}
+		sum.Rows = append(sum.Rows, row)
+	}
+	if st.Started > 0 && last > st.Started {
+		sum.DurationMS = last - st.Started
+	}
+	return sum, nil
+}
+
+// WriteFiles writes summary.json and summary.txt into dir.
+func (s *Summary) WriteFiles(dir string) error {
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "summary.json"), append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, "summary.txt"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	s.WriteTable(f)
+	return nil
+}
+
+// WriteTable prints the human table.
+func (s *Summary) WriteTable(w io.Writer) {
+	fmt.Fprintf(w, "batch %s: %d decks, %d done, %d failed, %d pending, %s\n\n", s.Batch, s.Decks, s.Done, s.Failed, s.Pending,
+		(time.Duration(s.DurationMS) * time.Millisecond).Round(100*time.Millisecond))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "DECK\tSTATUS\tOUTCOME\tITER\tSCORES\tTOKENS\tCOST USD\tTIME\tREASON")
+	for _, r := range s.Rows {
+		reason := r.Reason
+		if len(reason) > 80 {
+			reason = reason[:77] + "..."
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%.4f\t%s\t%s\n", r.Deck, r.Status, r.Outcome, r.Iterations,
+			strings.Join(r.Scores, ","), r.Tokens, r.CostUSD, (time.Duration(r.DurationMS) * time.Millisecond).Round(10*time.Millisecond), reason)
+	}
+	tw.Flush()
+}
