@@ -52,6 +52,13 @@ type Options struct {
 	Focus string
 	// Renderer, when set, lets export_slide_image return a PNG.
 	Renderer SlideRenderer
+	// Measure, when set, renders the working deck and returns the absolute
+	// bounds (slide px) of what each node paints (render.Result.Painted).
+	// Layout tools that look for free space (add_footer) call it where the
+	// authored box can understate what is drawn, e.g. text overflowing its
+	// box. It must be deterministic for equal decks, so that replaying a
+	// batch gives the same snapshot.
+	Measure func(*scenegraph.Deck) (map[string]scenegraph.Rect, error)
 }
 
 // BatchError is a failed command: its 0-based position in the batch, the

@@ -20,9 +20,11 @@ func footerSize(deckHeight float64) float64 {
 // slide's centre. It tries the lowest band first and moves up at most 10%
 // of the slide height (still a footer). Elements covering half the slide or
 // more are backgrounds and do not block it, as in the renderer's overlap
-// rule. ok is false when no band has room; the caller then uses its default
+// rule. Where painted has the renderer's bounds of a node (Options.Measure),
+// those count too (text that overflows its box still covers the band). ok is
+// false when no band has room; the caller then uses its default
 // place and the geometry gate decides.
-func (e *Env) footerSlot(s *sg.Node, text string, size float64) (box sg.Rect, ok bool) {
+func (e *Env) footerSlot(s *sg.Node, text string, size float64, painted map[string]sg.Rect) (box sg.Rect, ok bool) {
 	W, H := e.Deck.Width, e.Deck.Height
 	margin := math.Round(math.Min(W, H) * 0.025)
 	h := math.Ceil(size * 1.6)
@@ -37,6 +39,11 @@ func (e *Env) footerSlot(s *sg.Node, text string, size float64) (box sg.Rect, ok
 			readable := n.Characters != "" || n.Type == sg.TypeImage || n.Type == sg.TypeTable || n.Type == sg.TypeChart || n.Type == sg.TypeMath
 			if readable {
 				r := ix.AbsoluteBounds(n.ID)
+				if m, ok := painted[n.ID]; ok {
+					// What the renderer saw painted, e.g. text running
+					// past the bottom of its box.
+					r = r.Union(m)
+				}
 				if r.Area() < 0.5*W*H {
 					obstacles = append(obstacles, r)
 				}
@@ -103,7 +110,7 @@ func freeGap(band sg.Rect, obstacles []sg.Rect, want float64) (float64, bool) {
 // own fill, else white.
 func (e *Env) backgroundAt(s *sg.Node, p sg.Vector) sg.Color {
 	bg := sg.MustHex("#FFFFFF")
-	if c, ok := solidColor(s.Fills); ok {
+	if c, ok := paintColor(s.Fills); ok {
 		bg = c
 	}
 	ix := e.Index()
@@ -114,7 +121,7 @@ func (e *Env) backgroundAt(s *sg.Node, p sg.Vector) sg.Color {
 			}
 			r := ix.AbsoluteBounds(n.ID)
 			if p.X >= r.X && p.X <= r.Right() && p.Y >= r.Y && p.Y <= r.Bottom() {
-				if col, ok := solidColor(n.Fills); ok {
+				if col, ok := paintColor(n.Fills); ok {
 					bg = col
 				}
 			}
@@ -124,20 +131,11 @@ func (e *Env) backgroundAt(s *sg.Node, p sg.Vector) sg.Color {
 	return bg
 }
 
-func solidColor(ps []sg.Paint) (sg.Color, bool) {
-	for i := len(ps) - 1; i >= 0; i-- {
-		if p := ps[i]; p.IsVisible() && p.Type == sg.PaintSolid && p.Color != nil && p.Color.A > 0.5 {
-			return *p.Color, true
-		}
-	}
-	return sg.Color{}, false
-}
-
 // readableOn picks a dark or a light grey, whichever contrasts more with bg
 // (WCAG ratio), for text a designer wants quiet but legible.
 func readableOn(bg sg.Color) sg.Color {
 	dark, light := sg.MustHex("#404040"), sg.MustHex("#F2F2F2")
-	if sg.ContrastRatio(dark, bg) >= sg.ContrastRatio(light, bg) {
+	if contrast(dark, bg) >= contrast(light, bg) {
 		return dark
 	}
 	return light

@@ -163,4 +163,6 @@ func decodeData(t testing.TB, r Result, v any) {
 	}
 }
 
-var _ = fmt.Sprintf
+
+
+func sgItoa(i int) string { return fmt.Sprint(i) }

@@ -525,6 +525,12 @@ func slideTools() []Tool {
 					fixed = &c
 				}
 				res := Result{}
+				var painted map[string]sg.Rect
+				if e.Opts.Measure != nil && a.Text != "" {
+					if painted, err = e.Opts.Measure(e.Deck); err != nil {
+						res.Warnings = append(res.Warnings, "footer placed from authored geometry: measuring the slides failed: "+err.Error())
+					}
+				}
 				for _, s := range slidesIn {
 					_, idx := e.Deck.SlideByID(s.ID)
 					if a.SkipFirst && idx == 0 {
@@ -544,7 +550,7 @@ func slideTools() []Tool {
 						box := sg.Rect{X: x, Y: H - size*2.4, Width: w, Height: size * 1.6}
 						if role == "ftr" {
 							// Keep the footer clear of what the slide already shows.
-							if free, ok := e.footerSlot(s, text, size); ok {
+							if free, ok := e.footerSlot(s, text, size, painted); ok {
 								box = free
 							}
 						}
