@@ -158,9 +158,8 @@ func (b *builder) node(n, parent *scenegraph.Node) {
 
 	// Layers behind the content: image fills, vector geometry.
 	b.imageFills(n)
+	b.vector(n)
 	switch n.Type {
-	case scenegraph.TypeVector:
-		b.vector(n)
 	case scenegraph.TypeLine, scenegraph.TypeConnector:
 		b.connector(n, parent)
 	case scenegraph.TypeChart:

@@ -193,3 +193,37 @@ func TestConnectorAndLineDraw(t *testing.T) {
 		t.Errorf("line midpoint: %v, want red", c)
 	}
 }
+
+func TestPresetGeometryIsDrawn(t *testing.T) {
+	chev := rect("chev", 100, 100, 200, 100, "#0000FF")
+	chev.Type, chev.Preset = scenegraph.TypeVector, "chevron"
+	arrow := rect("arrow", 400, 100, 200, 100, "#00AA00")
+	arrow.Preset = "rightArrow"
+	round := rect("round", 700, 100, 200, 100, "#FF0000")
+	round.Preset = "roundRect"
+	sr := renderOne(t, deck(chev, arrow, round), nil, true)
+	img := decodePNG(t, sr.PNG)
+	checks := []struct {
+		x, y    int
+		r, g, b uint8
+		what    string
+	}{
+		{200, 150, 0, 0, 255, "chevron body"},
+		{110, 150, 255, 255, 255, "chevron notch on the left"},
+		{295, 150, 0, 0, 255, "chevron tip"},
+		{295, 105, 255, 255, 255, "chevron top-right corner cut"},
+		{450, 150, 0, 0xAA, 0, "arrow shaft"},
+		{450, 105, 255, 255, 255, "above the arrow shaft"},
+		{560, 125, 0, 0xAA, 0, "arrow head"},
+		{702, 102, 255, 255, 255, "rounded corner"},
+		{800, 150, 255, 0, 0, "rounded rect body"},
+	}
+	for _, c := range checks {
+		if got := pixel(img, c.x, c.y); !isColor(got, c.r, c.g, c.b) {
+			t.Errorf("%s: pixel (%d,%d) = %v", c.what, c.x, c.y, got)
+		}
+	}
+	if _, ok := presetPath("someUnknownPreset", 10, 10); ok {
+		t.Error("unknown presets fall back to the box")
+	}
+}

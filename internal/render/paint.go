@@ -136,9 +136,10 @@ func cssPaint(p *scenegraph.Paint) (string, bool) {
 // paintBox writes fills (non-image), strokes, corner radii, effects and
 // opacity of a node's own box.
 func (b *builder) paintBox(st *style, n *scenegraph.Node) {
-	vectorish := n.Type == scenegraph.TypeVector || n.Type == scenegraph.TypeLine || n.Type == scenegraph.TypeConnector
+	// Geometry drawn as SVG paints its own fill and stroke.
+	vectorish := len(shapePaths(n)) > 0 || n.Type == scenegraph.TypeLine || n.Type == scenegraph.TypeConnector
 	var layers []string
-	if !vectorish || len(n.Paths) == 0 && n.Type == scenegraph.TypeVector {
+	if !vectorish {
 		// Figma paints the last fill on top; CSS draws the first layer on top.
 		for i := len(n.Fills) - 1; i >= 0; i-- {
 			p := &n.Fills[i]
@@ -154,8 +155,11 @@ func (b *builder) paintBox(st *style, n *scenegraph.Node) {
 		st.add("background", strings.Join(layers, ","))
 	}
 	switch {
-	case n.Type == scenegraph.TypeEllipse:
+	case n.Type == scenegraph.TypeEllipse || n.Preset == "ellipse":
 		st.add("border-radius", "50%")
+	case n.Preset == "roundRect" && n.CornerRadius == 0 && n.CornerRadii == nil:
+		// DrawingML roundRect default adjust: 16.667% of the shorter side.
+		st.add("border-radius", px(math.Min(n.Size.X, n.Size.Y)*0.16667))
 	case n.CornerRadii != nil:
 		r := n.CornerRadii
 		st.add("border-radius", fmt.Sprintf("%s %s %s %s", px(r[0]), px(r[1]), px(r[2]), px(r[3])))
@@ -344,7 +348,7 @@ func (b *builder) imageFills(n *scenegraph.Node) {
 
 func radiusCSS(n *scenegraph.Node) string {
 	switch {
-	case n.Type == scenegraph.TypeEllipse:
+	case n.Type == scenegraph.TypeEllipse || n.Preset == "ellipse":
 		return "border-radius:50%;"
 	case n.CornerRadii != nil:
 		r := n.CornerRadii

@@ -47,14 +47,15 @@ func svgFill(n *scenegraph.Node) string {
 
 // vector draws VECTOR geometry as inline SVG in the node's local px space.
 func (b *builder) vector(n *scenegraph.Node) {
-	if len(n.Paths) == 0 {
+	paths := shapePaths(n)
+	if len(paths) == 0 {
 		return
 	}
 	w, h := math.Max(n.Size.X, 1), math.Max(n.Size.Y, 1)
 	b.w(fmt.Sprintf(`<svg class="vl" width="%s" height="%s" viewBox="0 0 %s %s" overflow="visible">`,
 		trimFloat(w), trimFloat(h), trimFloat(w), trimFloat(h)))
 	fill := svgFill(n)
-	for _, p := range n.Paths {
+	for _, p := range paths {
 		d, ok := safePath(p.Path)
 		if !ok {
 			b.errorf(n, "vector path has characters outside SVG path syntax; skipped")
@@ -103,6 +104,15 @@ func (b *builder) connector(n, parent *scenegraph.Node) {
 	startCap, endCap := "", ""
 	if n.Connector != nil {
 		lineType, startCap, endCap = n.Connector.LineType, n.Connector.StartCap, n.Connector.EndCap
+	}
+	if lineType == "" || lineType == "STRAIGHT" {
+		// A PPTX bent or curved connector preset keeps its shape.
+		switch {
+		case strings.HasPrefix(n.Preset, "bentConnector"):
+			lineType = "ELBOWED"
+		case strings.HasPrefix(n.Preset, "curvedConnector"):
+			lineType = "CURVED"
+		}
 	}
 	var d string
 	switch lineType {

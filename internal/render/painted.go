@@ -1,0 +1,38 @@
+package render
+
+import (
+	"context"
+
+	"github.com/acecanvas/ace/internal/scenegraph"
+)
+
+// Painted returns, per node id, the absolute box of what the render showed
+// for it: its box, grown by its inked text where the text runs past the
+// box. Layout tools that look for free space take it as
+// tools.Options.Measured.
+func (r *Result) Painted() map[string]scenegraph.Rect {
+	out := map[string]scenegraph.Rect{}
+	for _, s := range r.Slides {
+		for id, m := range s.Nodes {
+			b := m.Bounds
+			if m.TextBounds != nil {
+				b = b.Union(*m.TextBounds)
+			}
+			out[id] = b
+		}
+	}
+	return out
+}
+
+// MeasureFunc adapts a pool to tools.Options.Measure: it renders every
+// slide of the deck (geometry only, no pictures) and returns Painted. The
+// renderer is deterministic for equal decks, which keeps tool replay exact.
+func MeasureFunc(ctx context.Context, p *Pool, assets scenegraph.AssetSource) func(*scenegraph.Deck) (map[string]scenegraph.Rect, error) {
+	return func(d *scenegraph.Deck) (map[string]scenegraph.Rect, error) {
+		res, err := p.Render(ctx, d, assets, Request{})
+		if err != nil {
+			return nil, err
+		}
+		return res.Painted(), nil
+	}
+}
