@@ -56,6 +56,13 @@ func ExportDetailed(d *sg.Deck, assets sg.AssetSource) ([]byte, []Warning, error
 	if err != nil {
 		return nil, nil, fmt.Errorf("export: original package: %w", err)
 	}
+	// Only edited slides are imported again; unchanged ones are copied.
+	im.only = map[string]bool{}
+	for _, s := range d.Slides {
+		if s != nil && s.Source != nil && s.Source.Format == "pptx" && sg.NodeDigest(s) != s.Source.Digest {
+			im.only[s.Source.Part] = true
+		}
+	}
 	if err := im.run(); err != nil {
 		return nil, nil, fmt.Errorf("export: original package: %w", err)
 	}
@@ -128,7 +135,7 @@ func (ex *exporter) run() error {
 		var err error
 		if ps.si == nil {
 			err = ex.newSlide(ps.node, ps.part)
-		} else if sg.NodeDigest(ps.node) != ps.node.Source.Digest || ps.node.Source.Digest != ps.si.node.Source.Digest {
+		} else if !ps.si.stub && (sg.NodeDigest(ps.node) != ps.node.Source.Digest || ps.node.Source.Digest != ps.si.node.Source.Digest) {
 			err = ex.patchSlide(ps.si, ps.node)
 		}
 		if err != nil {

@@ -68,6 +68,9 @@ type importer struct {
 	sldIDs   map[string]string     // p:sldId/@id -> slide node id
 	themeOf  map[string]*theme
 	warnSeen map[string]bool
+	// only, when set, names the slide parts to import in full; the others
+	// get a stub (export needs nothing of a slide it copies unchanged).
+	only map[string]bool
 }
 
 type master struct {
@@ -102,6 +105,7 @@ type slideInfo struct {
 	maxID  int    // highest cNvPr id in the slide
 	notes  string // notes slide part, if any
 	cc     *colorCtx
+	stub   bool // not imported (see importer.only)
 }
 
 // shapeInfo ties a node to its element and the coordinate mapping of its
@@ -236,7 +240,12 @@ func (im *importer) run() error {
 		if !p.has(r.Target) {
 			return fmt.Errorf("%s: missing part %s (slide %d listed in %s)", im.name, r.Target, i+1, im.presPart)
 		}
-		si, err := im.slide(r.Target, i)
+		var si *slideInfo
+		if im.only != nil && !im.only[r.Target] {
+			si, err = im.stubSlide(r.Target, i)
+		} else {
+			si, err = im.slide(r.Target, i)
+		}
 		if err != nil {
 			return err
 		}
@@ -443,6 +452,35 @@ func matchPlaceholder(phs []*xnode, ph *xnode, byTypeOnly bool) *xnode {
 	return nil
 }
 
+// slideID is the stable id of a slide part: "s<N>" for .../slide<N>.xml.
+func slideID(part string, index int) string {
+	if num := partNumber(part); num >= 0 {
+		return "s" + strconv.Itoa(num)
+	}
+	return "s" + strconv.Itoa(index+1) + "x"
+}
+
+// stubSlide records what export needs of a slide it will copy unchanged:
+// its id, layout, relationships and notes part.
+func (im *importer) stubSlide(part string, index int) (*slideInfo, error) {
+	rels, err := im.p.relsOf(part)
+	if err != nil {
+		return nil, err
+	}
+	si := &slideInfo{part: part, rels: rels, stub: true,
+		node: &sg.Node{ID: slideID(part, index), Type: sg.TypeSlide, Source: &sg.Source{Format: "pptx", Part: part}}}
+	if lr, ok := relByType(rels, relSlideLayout); ok && im.p.has(lr.Target) {
+		if si.lay, err = im.layout(lr.Target); err != nil {
+			return nil, err
+		}
+	}
+	if nr, ok := relByType(rels, relNotesSlide); ok && im.p.has(nr.Target) {
+		si.notes = nr.Target
+	}
+	im.bySlide[part] = si
+	return si, nil
+}
+
 func (im *importer) slide(part string, index int) (*slideInfo, error) {
 	doc, err := im.p.xml(part)
 	if err != nil {
@@ -467,11 +505,7 @@ func (im *importer) slide(part string, index int) (*slideInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	num := partNumber(part)
-	id := "s" + strconv.Itoa(num)
-	if num < 0 {
-		id = "s" + strconv.Itoa(index+1) + "x"
-	}
+	id := slideID(part, index)
 	csld := root.child(nsP, "cSld")
 	si := &slideInfo{part: part, doc: doc, spTree: csld.child(nsP, "spTree"), lay: lay, rels: rels}
 	si.cc = &colorCtx{th: lay.m.th, clrMap: lay.m.clrMap}
