@@ -163,6 +163,4 @@ func decodeData(t testing.TB, r Result, v any) {
 	}
 }
 
-
-
 func sgItoa(i int) string { return fmt.Sprint(i) }
