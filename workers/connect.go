@@ -76,7 +76,7 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 		return nil, fmt.Errorf("object store on %s: %w", c.NATSURL, err)
 	}
 	c.Temporal, err = client.DialContext(ctx, client.Options{HostPort: c.TemporalAddress, Namespace: cfg.Namespace,
-		Logger: Logger, Interceptors: Interceptors})
+		Logger: Logger, Interceptors: Interceptors, MetricsHandler: metricsHandler})
 	if err != nil {
 		c.Close()
 		return nil, fmt.Errorf("connect to Temporal at %s: %w (check ACE_TEMPORAL_ADDRESS, or leave it empty for the embedded server)", c.TemporalAddress, err)

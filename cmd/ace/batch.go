@@ -69,6 +69,11 @@ Exit codes: 0 every deck met its goal, 1 a deck failed, 2 bad input,
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			shutdown, err := workers.SetupTelemetry(ctx, "ace-batch")
+			if err != nil {
+				return err
+			}
+			defer shutdown(context.WithoutCancel(ctx))
 			return runBatch(ctx, paths, edit, batchID, outDir, asJSON, noWorkers)
 		},
 	}

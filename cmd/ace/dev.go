@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/signal"
@@ -24,6 +25,11 @@ ACE_NATS_URL). Stop with Ctrl-C.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			shutdown, err := workers.SetupTelemetry(ctx, "ace-dev")
+			if err != nil {
+				return err
+			}
+			defer shutdown(context.WithoutCancel(ctx))
 			cfg := workers.ConfigFromEnv()
 			cfg.TemporalAddress, cfg.NATSURL = "", "" // dev always runs the embedded stack
 			conn, err := workers.Connect(ctx, cfg)

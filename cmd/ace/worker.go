@@ -35,6 +35,11 @@ SIGINT/SIGTERM stop gracefully: polling stops and in-flight activities finish
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			shutdown, err := workers.SetupTelemetry(ctx, "ace-worker")
+			if err != nil {
+				return err
+			}
+			defer shutdown(context.WithoutCancel(ctx))
 			conn, err := workers.Connect(ctx, workers.ConfigFromEnv())
 			if err != nil {
 				return err
