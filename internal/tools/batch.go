@@ -56,9 +56,15 @@ func batchTools() []Tool {
 					Data     json.RawMessage `json:"data,omitempty"`
 				}
 				var per []opResult
+				seen := map[string]bool{}
 				for _, r := range results {
 					out.Created = append(out.Created, r.Created...)
-					out.Changed = mergeIDs(out.Changed, nil, r.Changed)
+					for _, id := range r.Changed {
+						if !seen[id] {
+							seen[id] = true
+							out.Changed = append(out.Changed, id)
+						}
+					}
 					out.Deleted = append(out.Deleted, r.Deleted...)
 					out.Warnings = append(out.Warnings, r.Warnings...)
 					per = append(per, opResult{Command: r.Tool, Created: r.Created, Deleted: r.Deleted, Warnings: r.Warnings, Data: r.Data})
