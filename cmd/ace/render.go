@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/acecanvas/ace/internal/formats/figma"
 	"github.com/acecanvas/ace/internal/formats/pptx"
 	"github.com/acecanvas/ace/internal/render"
 	"github.com/acecanvas/ace/internal/scenegraph"
@@ -79,14 +80,15 @@ Chromium: $ACE_CHROMIUM or /usr/lib/chromium/chromium.`,
 	cmd.Flags().StringVar(&slidesSpec, "slides", "", "slides to render, 1-based: 1,3-5 (default all)")
 	cmd.Flags().Float64Var(&scale, "scale", 1, "PNG scale relative to the slide's px size")
 	cmd.Flags().BoolVar(&contact, "contact-sheet", false, "also write contact-sheet.png with every rendered slide")
-	cmd.Flags().StringVar(&assetsDir, "assets", "", "asset store directory for a .json deck's images (internal/store FS layout)")
+	cmd.Flags().StringVar(&assetsDir, "assets", "", "asset store directory for a .json deck's images (default DECK.assets beside it)")
 	cmd.Flags().IntVar(&poolSize, "browsers", 1, "browsers to render with in parallel")
 	cmd.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "time limit per slide")
 	rootCmd.AddCommand(cmd)
 }
 
-// loadDeckForRender reads a .pptx through the importer or a .json scene
-// graph (with images from an optional store directory).
+// loadDeckForRender reads a .pptx through the importer, or a .json scene
+// graph (images from --assets, default DECK.assets beside it, the layout
+// "ace convert" writes) or Figma REST response.
 func loadDeckForRender(ctx context.Context, path, assetsDir string) (*scenegraph.Deck, scenegraph.AssetSource, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -100,21 +102,37 @@ func loadDeckForRender(ctx context.Context, path, assetsDir string) (*scenegraph
 		}
 		return d, blobs, nil
 	case ".json":
+		var top map[string]json.RawMessage
+		if err := json.Unmarshal(data, &top); err != nil {
+			return nil, nil, fmt.Errorf("render: %s: not JSON: %w", path, err)
+		}
+		if _, ok := top["slides"]; !ok {
+			if _, fig := top["document"]; fig || top["nodes"] != nil {
+				d, blobs, _, err := figma.ImportDetailed(data, figma.Options{})
+				if err != nil {
+					return nil, nil, fmt.Errorf("render: importing Figma file %s: %w", path, err)
+				}
+				return d, blobs, nil
+			}
+		}
 		d, err := scenegraph.Decode(data)
 		if err != nil {
 			return nil, nil, fmt.Errorf("render: %s: %w", path, err)
 		}
-		var assets scenegraph.AssetSource = scenegraph.Blobs{}
-		if assetsDir != "" {
-			fs, err := store.NewFS(assetsDir)
-			if err != nil {
-				return nil, nil, fmt.Errorf("render: opening asset store %s: %w", assetsDir, err)
+		dir := assetsDir
+		if dir == "" {
+			dir = strings.TrimSuffix(path, filepath.Ext(path)) + ".assets"
+			if _, err := os.Stat(dir); err != nil {
+				return d, scenegraph.Blobs{}, nil
 			}
-			assets = store.Assets(ctx, fs)
 		}
-		return d, assets, nil
+		fs, err := store.NewFS(dir)
+		if err != nil {
+			return nil, nil, fmt.Errorf("render: opening asset store %s: %w", dir, err)
+		}
+		return d, store.Assets(ctx, fs), nil
 	}
-	return nil, nil, fmt.Errorf("render: %s: unknown deck format (want .pptx or .json)", path)
+	return nil, nil, fmt.Errorf("render: %s: unknown deck format (want .pptx, or .json scene graph or Figma file)", path)
 }
 
 // parseSlideSpec turns "1,3-5" (1-based) into 0-based indexes; "" is all.
