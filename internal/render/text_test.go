@@ -1,8 +1,10 @@
 package render
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/acecanvas/ace/internal/scenegraph"
 )
@@ -143,5 +145,19 @@ func TestTextIsEscaped(t *testing.T) {
 	sr := renderOne(t, deck(n), nil, false)
 	if m := sr.Nodes["t"]; !m.HasText || m.Lines < 1 {
 		t.Errorf("escaped text should render as text: %+v", m)
+	}
+}
+
+func TestPaintedIncludesOverflowingText(t *testing.T) {
+	tight := text("tight", 100, 100, 150, 40, lorem, 20, "#000000")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := sharedPool(t).Render(ctx, deck(tight), nil, Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, g := res.Painted()["tight"], res.Geometry()["tight"]
+	if g.Height != 40 || p.Height <= 100 || p.Y != 100 {
+		t.Errorf("geometry %+v, painted %+v: painted should extend down over the overflowing lines", g, p)
 	}
 }
