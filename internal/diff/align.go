@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/acecanvas/ace/internal/scenegraph"
 )
@@ -225,7 +226,7 @@ func (w *walker) moved(c *scenegraph.Node, parents []string) {
 // the origin under another parent are reported as moved instead.
 func (w *walker) added(c *scenegraph.Node, parents []string) {
 	w.emit(Entry{Kind: Added, NodeID: nodeIDUnlessSlide(c), NodeType: string(c.Type), Name: c.Name, Parents: parents,
-		After: w.summary(w.cix, c), Detail: "added " + w.summaryLine(w.cix, c), visual: subtreeVisual(c, w.oix)})
+		After: w.summary(w.cix, c), Detail: "added" + w.summaryLine(w.cix, c), visual: subtreeVisual(c, w.oix)})
 	for _, k := range c.Children {
 		w.addedDescendants(k, childParents(parents, c))
 	}
@@ -248,7 +249,7 @@ func (w *walker) addedDescendants(n *scenegraph.Node, parents []string) {
 // elsewhere are reported from the current side.
 func (w *walker) removed(o *scenegraph.Node, parents []string) {
 	w.emit(Entry{Kind: Removed, NodeID: nodeIDUnlessSlide(o), NodeType: string(o.Type), Name: o.Name, Parents: parents,
-		Before: w.summary(w.oix, o), Detail: "removed " + w.summaryLine(w.oix, o), visual: isVisual(o)})
+		Before: w.summary(w.oix, o), Detail: "removed" + w.summaryLine(w.oix, o), visual: isVisual(o)})
 }
 
 func nodeIDUnlessSlide(n *scenegraph.Node) string {
@@ -329,36 +330,68 @@ func typeClass(t scenegraph.NodeType) string {
 }
 
 // lis marks the elements of a longest strictly increasing subsequence of
-// seq (O(n log n)); the rest are the ones that moved.
+// seq (distinct values); the rest are the ones reported as moved. Among
+// the longest, it keeps the most elements that sit at their own rank (the
+// k-th element holding the k-th smallest value), so swapping two slides
+// reports those two and not a bystander. O(n log n) with a Fenwick tree
+// over values for the prefix maximum.
 func lis(seq []int) []bool {
-	keep := make([]bool, len(seq))
-	if len(seq) == 0 {
+	n := len(seq)
+	keep := make([]bool, n)
+	if n == 0 {
 		return keep
 	}
-	tails := []int{} // indices into seq
-	prev := make([]int, len(seq))
-	for i, v := range seq {
-		lo, hi := 0, len(tails)
-		for lo < hi {
-			m := (lo + hi) / 2
-			if seq[tails[m]] < v {
-				lo = m + 1
-			} else {
-				hi = m
+	// rank of each value among seq's values
+	sorted := append([]int(nil), seq...)
+	sort.Ints(sorted)
+	rank := make(map[int]int, n)
+	for i, v := range sorted {
+		rank[v] = i
+	}
+	type best struct {
+		score int64
+		at    int // index into seq, -1 none
+	}
+	tree := make([]best, n+1)
+	for i := range tree {
+		tree[i].at = -1
+	}
+	query := func(r int) best { // max over ranks [0, r)
+		b := best{at: -1}
+		for i := r; i > 0; i -= i & -i {
+			if tree[i].score > b.score {
+				b = tree[i]
 			}
 		}
-		if lo > 0 {
-			prev[i] = tails[lo-1]
-		} else {
-			prev[i] = -1
-		}
-		if lo == len(tails) {
-			tails = append(tails, i)
-		} else {
-			tails[lo] = i
+		return b
+	}
+	update := func(r int, v best) {
+		for i := r + 1; i <= n; i += i & -i {
+			if v.score > tree[i].score {
+				tree[i] = v
+			}
 		}
 	}
-	for k := tails[len(tails)-1]; k >= 0; k = prev[k] {
+	prev := make([]int, n)
+	score := make([]int64, n)
+	weight := int64(n + 1) // length first, fixed points second
+	var top best
+	top.at = -1
+	for i, v := range seq {
+		r := rank[v]
+		p := query(r)
+		w := weight
+		if r == i {
+			w++
+		}
+		score[i] = p.score + w
+		prev[i] = p.at
+		update(r, best{score: score[i], at: i})
+		if score[i] > top.score {
+			top = best{score: score[i], at: i}
+		}
+	}
+	for k := top.at; k >= 0; k = prev[k] {
 		keep[k] = true
 	}
 	return keep

@@ -409,3 +409,25 @@ func TestNilDecksAreEmpty(t *testing.T) {
 		t.Fatal("nil vs nil is empty")
 	}
 }
+
+func TestSwappingTwoSlidesReportsExactlyThoseTwo(t *testing.T) {
+	a := deck(slide("s1", "A"), slide("s2", "B"), slide("s3", "C"), slide("s4", "D"), slide("s5", "E"))
+	b := a.Clone()
+	b.Slides[1], b.Slides[3] = b.Slides[3], b.Slides[1]
+	d := Compute(a, b)
+	want(t, d, "slide_reorder:position", "slide_reorder:position")
+	if d.Entries[0].SlideID != "s4" || d.Entries[1].SlideID != "s2" {
+		t.Fatalf("reordered %s and %s, want s4 and s2\n%s", d.Entries[0].SlideID, d.Entries[1].SlideID, d.Text(nil))
+	}
+}
+
+func TestLISKeepsFixedPointsAmongLongest(t *testing.T) {
+	keep := lis([]int{0, 3, 2, 1, 4})
+	if fmt.Sprint(keep) != "[true false true false true]" {
+		t.Fatalf("keep %v: the middle element sits at its own rank and should stay", keep)
+	}
+	keep = lis([]int{5, 1, 2, 3, 4, 0})
+	if fmt.Sprint(keep) != "[false true true true true false]" {
+		t.Fatalf("keep %v", keep)
+	}
+}

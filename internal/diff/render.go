@@ -36,8 +36,11 @@ func (w *walker) summary(ix *scenegraph.Index, n *scenegraph.Node) NodeSummary {
 
 func (w *walker) summaryLine(ix *scenegraph.Index, n *scenegraph.Node) string {
 	s := w.summary(ix, n)
+	// Type, name and id are on the entry's tree line already.
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %q", s.Type, s.Name)
+	if n.Type == scenegraph.TypeSlide {
+		fmt.Fprintf(&b, " slide %q", s.Name)
+	}
 	if s.Text != "" {
 		fmt.Fprintf(&b, " %q", clip(s.Text, 60))
 	}

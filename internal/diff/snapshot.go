@@ -82,7 +82,7 @@ func snapshotLine(ix *scenegraph.Index, n *scenegraph.Node) string {
 			desc += " " + c.Hex()
 		}
 		return fmt.Sprintf("%s %q: %q [%s] at %s", n.Type, n.Name, clip(text, 100), desc, box)
-	case n.Type == scenegraph.TypeGroup || n.Type == scenegraph.TypeFrame || n.Type == scenegraph.TypeTableCell:
+	case n.Type == scenegraph.TypeTableCell:
 		if len(n.Fills) == 0 {
 			return ""
 		}
