@@ -59,6 +59,18 @@ func TestImportRealDecks(t *testing.T) {
 				}
 				return true
 			})
+			// Table styles resolve: styled tables give their cells fills or
+			// borders even where the cell XML has none.
+			styled := 0
+			d.Walk(func(n, _ *sg.Node, _ int) bool {
+				if n.Type == sg.TypeTableCell && (len(n.Fills) > 0 || n.Cell.Borders != nil) {
+					styled++
+				}
+				return true
+			})
+			if rd.tables > 0 && styled == 0 {
+				t.Errorf("no table cell has a fill or border")
+			}
 			// Re-import gives the same deck (stable ids, deterministic).
 			d2, _, err := Import(data, rd.file)
 			if err != nil {

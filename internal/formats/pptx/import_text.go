@@ -28,6 +28,7 @@ type textCtx struct {
 	own     *xnode
 	bodyPrs []*xnode // inherited a:bodyPr, lowest priority first
 	linker  func(*xnode) *sg.Link
+	tblTx   []*xnode // a:tcTxStyle of the table style parts, lowest first
 }
 
 // textCtx builds the chain for a p:sp.
@@ -105,6 +106,9 @@ func (t *textCtx) runStyle(level int, rPr *xnode, pPr ...*xnode) sg.TypeStyle {
 		if fonts.Latin != "" {
 			s.FontFamily = fonts.Latin
 		}
+	}
+	for _, tx := range t.tblTx {
+		t.applyCellText(&s, tx)
 	}
 	if ol := t.ownLevel(level); ol != nil {
 		t.applyRPr(&s, ol.child(nsA, "defRPr"), false)
@@ -580,4 +584,49 @@ func samePaints(a, b []sg.Paint) bool {
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
 	return string(ja) == string(jb)
+}
+
+// applyCellText applies a table style's a:tcTxStyle: bold and italic
+// ("on"/"off"), the font (a:font or a:fontRef) and the text colour.
+func (t *textCtx) applyCellText(s *sg.TypeStyle, tx *xnode) {
+	switch tx.av("b") {
+	case "on":
+		s.FontWeight = 700
+	case "off":
+		s.FontWeight = 400
+	}
+	switch tx.av("i") {
+	case "on", "off":
+		it := tx.av("i") == "on"
+		s.Italic = &it
+	}
+	for _, k := range tx.elems() {
+		switch k.local {
+		case "font":
+			for _, f := range k.elems() {
+				face := t.typeface(f.av("typeface"))
+				switch {
+				case face == "":
+				case f.local == "latin":
+					s.FontFamily = face
+				case f.local == "ea":
+					s.FontFamilyEastAsian = face
+				case f.local == "cs":
+					s.FontFamilyComplex = face
+				}
+			}
+		case "fontRef":
+			fonts := t.th.minor
+			if k.av("idx") == "major" {
+				fonts = t.th.major
+			}
+			if fonts.Latin != "" {
+				s.FontFamily = fonts.Latin
+			}
+		default:
+			if pc, ok := t.cc.color(k); ok {
+				s.Fills = []sg.Paint{paintOf(pc)}
+			}
+		}
+	}
 }
