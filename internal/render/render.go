@@ -95,23 +95,6 @@ func (r *Result) Geometry() map[string]scenegraph.Rect {
 	return g
 }
 
-// Painted returns, by node id, the box of everything the node paints: its
-// bounds joined with its inked text, which can run past the box when text
-// overflows. Layout tools looking for free space use it.
-func (r *Result) Painted() map[string]scenegraph.Rect {
-	g := map[string]scenegraph.Rect{}
-	for _, s := range r.Slides {
-		for id, m := range s.Nodes {
-			b := m.Bounds
-			if m.TextBounds != nil {
-				b = b.Union(*m.TextBounds)
-			}
-			g[id] = b
-		}
-	}
-	return g
-}
-
 // Render lays out and measures the requested slides of d, and paints them
 // when req.Images is set. Slides render in parallel across the pool's tabs.
 // A slide whose browser dies is retried once on a fresh browser; a slide
