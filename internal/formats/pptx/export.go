@@ -31,10 +31,21 @@ func Export(d *sg.Deck, assets sg.AssetSource) ([]byte, error) {
 // slides are removed with their relationships, new ones get fresh shape ids
 // and new slides use the layout named by Slide.Layout; slide order updates
 // p:sldIdLst; new media get relationships and content types. Unknown parts
-// (comments, notes, custom XML, embedded fonts) pass through.
+// (comments, notes, custom XML, embedded fonts) pass through. Changed
+// palette or font tokens are written into the theme; changed speaker notes
+// into the notes slide. Only edited slides are parsed again, so exporting a
+// lightly edited large deck costs little more than copying it.
 //
 // Any other deck is written as a fresh minimal package: a theme built from
-// the deck's tokens, one master, one blank layout and the slides.
+// the deck's tokens, one master, one blank layout and the slides; frames and
+// groups become p:grpSp, charts real chart parts (data cached inline),
+// placement is taken from relativeTransform as it stands (run auto-layout
+// before exporting).
+//
+// Errors: the original package missing from assets (keep the blobs Import
+// returned), a damaged part of the original, or a prefix conflict in an
+// edited part. Approximations (stacked fills, layer opacity, clipping,
+// formulas as text) are warnings, not errors.
 func ExportDetailed(d *sg.Deck, assets sg.AssetSource) ([]byte, []Warning, error) {
 	if d == nil {
 		return nil, nil, fmt.Errorf("export: nil deck")
