@@ -171,7 +171,20 @@ func measure(n *sg.Node) {
 				extent += lineExtent(line, !h)
 			}
 		} else {
-			extent = lineExtent(flow, !h)
+			// A child that FILLs the hugging axis takes the frame's size
+			// rather than giving it one, so only the other children count
+			// (all of them when every child fills). This keeps the result
+			// independent of the order the sizing calls came in.
+			var fixed []*sg.Node
+			for _, c := range flow {
+				if axisSizing(c, !h) != sg.SizingFill {
+					fixed = append(fixed, c)
+				}
+			}
+			if len(fixed) == 0 {
+				fixed = flow
+			}
+			extent = lineExtent(fixed, !h)
 		}
 		setDim(&n.Size, !h, q0+extent+q1)
 	}

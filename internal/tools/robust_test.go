@@ -1,0 +1,257 @@
+package tools
+
+import (
+	"bytes"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	sg "github.com/acecanvas/ace/internal/scenegraph"
+)
+
+// frameWithKids creates, on the section slide, a frame "f" with three
+// rectangles a, b, c laid out loosely.
+func frameWithKids() []Call {
+	return []Call{
+		{Tool: "create_frame", Args: js(map[string]any{"parentId": "slide-13", "x": 40, "y": 40, "width": 600, "height": 200}), As: "f"},
+		{Tool: "create_rectangle", Args: js(map[string]any{"parentId": "$f", "x": 10, "y": 10, "width": 100, "height": 40}), As: "a"},
+		{Tool: "create_rectangle", Args: js(map[string]any{"parentId": "$f", "x": 130, "y": 10, "width": 100, "height": 60}), As: "b"},
+		{Tool: "create_rectangle", Args: js(map[string]any{"parentId": "$f", "x": 250, "y": 10, "width": 100, "height": 40}), As: "c"},
+	}
+}
+
+func TestFillAndHugGiveTheSameLayoutWhateverTheCallOrder(t *testing.T) {
+	layout := call("set_layout_mode", map[string]any{"nodeId": "$f", "layoutMode": "HORIZONTAL", "infer": false})
+	pad := call("set_padding", map[string]any{"nodeId": "$f", "all": 12})
+	gap := call("set_item_spacing", map[string]any{"nodeId": "$f", "itemSpacing": 8})
+	fill := call("set_layout_sizing", map[string]any{"nodeId": "$b", "horizontal": "FILL", "vertical": "FILL"})
+	hug := call("set_layout_sizing", map[string]any{"nodeId": "$f", "vertical": "HUG"})
+	orders := [][]Call{
+		{layout, pad, gap, fill, hug},
+		{fill, hug, pad, gap, layout},
+		{hug, gap, layout, fill, pad},
+		{pad, fill, layout, hug, gap},
+	}
+	var first []byte
+	for i, o := range orders {
+		d := fixture(t)
+		out, _ := apply(t, d, Options{}, append(frameWithKids(), o...)...)
+		f := out.Slides[12].Children[len(out.Slides[12].Children)-1]
+		got := js(f)
+		if i == 0 {
+			first = got
+			a, b, c := f.Children[0], f.Children[1], f.Children[2]
+			// FILL b takes what a and c leave: 600 - 24 padding - 200 - 16 gaps
+			if b.Size.X != 360 || b.Transform.X() != 120 || c.Transform.X() != 488 {
+				t.Fatalf("fill: b %v at %v, c at %v", b.Size, b.Transform.X(), c.Transform.X())
+			}
+			// HUG height: tallest fixed child (40) + padding; b fills it
+			if f.Size.Y != 64 || b.Size.Y != 40 || a.Transform.Y() != 12 {
+				t.Fatalf("hug: frame %v b %v", f.Size, b.Size)
+			}
+			continue
+		}
+		if !bytes.Equal(got, first) {
+			t.Errorf("order %d gives a different frame:\n%s\nvs\n%s", i, got, first)
+		}
+	}
+}
+
+func TestEnablingAutoLayoutRederivesHugSizes(t *testing.T) {
+	d := fixture(t)
+	calls := append(frameWithKids(),
+		call("set_layout_sizing", map[string]any{"nodeId": "$f", "horizontal": "HUG", "vertical": "HUG"}))
+	out, _ := apply(t, d, Options{}, calls...)
+	f := out.Slides[12].Children[len(out.Slides[12].Children)-1]
+	if f.Size.X != 600 || f.Size.Y != 200 {
+		t.Fatalf("HUG on a free frame changed its size to %v before auto-layout", f.Size)
+	}
+	out, _ = apply(t, d, Options{}, append(calls, call("set_layout_mode", map[string]any{"nodeId": "$f", "layoutMode": "VERTICAL"}))...)
+	f = out.Slides[12].Children[len(out.Slides[12].Children)-1]
+	// inferred: padding 10 left/top, children stacked with the inferred gap
+	want := f.PaddingTop + 40 + 60 + 40 + 2*f.ItemSpacing + f.PaddingBottom
+	if math.Abs(f.Size.Y-want) > 0.01 || f.Size.X != f.PaddingLeft+100+f.PaddingRight {
+		t.Errorf("hug size %v, want height %v", f.Size, want)
+	}
+	// a child added later grows the hugging frame
+	out2, _ := apply(t, out, Options{}, call("create_rectangle", map[string]any{"parentId": f.ID, "width": 300, "height": 10}))
+	g := nodeIn(t, out2, f.ID)
+	if g.Size.X != f.PaddingLeft+300+f.PaddingRight || math.Abs(g.Size.Y-(want+10+f.ItemSpacing)) > 0.01 {
+		t.Errorf("frame did not grow with its new child: %v", g.Size)
+	}
+}
+
+func TestFontChangeSetsEveryScriptSlotTheTextNeeds(t *testing.T) {
+	d := fixture(t)
+	title := named(t, d, 1, "Title")
+	out, _ := apply(t, d, Options{},
+		call("set_text_content", map[string]any{"nodeId": title.ID, "text": "売上 Revenue مبيعات"}),
+		call("set_text_font", map[string]any{"nodeId": title.ID, "fontFamily": "Noto Sans"}))
+	st := nodeIn(t, out, title.ID).StyleAt(0)
+	if st.FontFamily != "Noto Sans" || st.FontFamilyEastAsian != "Noto Sans" || st.FontFamilyComplex != "Noto Sans" {
+		t.Errorf("mixed-script text: %q / %q / %q", st.FontFamily, st.FontFamilyEastAsian, st.FontFamilyComplex)
+	}
+	// Latin-only text leaves the other slots alone
+	out, _ = apply(t, d, Options{}, call("set_text_font", map[string]any{"nodeId": title.ID, "fontFamily": "Noto Sans"}))
+	if st := nodeIn(t, out, title.ID).StyleAt(0); st.FontFamilyEastAsian != "" {
+		t.Errorf("Latin text got an East Asian face %q", st.FontFamilyEastAsian)
+	}
+	// a CJK range styled separately is reached by a whole-text change
+	out, _ = apply(t, d, Options{},
+		call("set_text_content", map[string]any{"nodeId": title.ID, "text": "Plan 計画"}),
+		call("set_text_range_style", map[string]any{"nodeId": title.ID, "substring": "計画", "fontFamily": "MS Mincho"}),
+		call("set_text_font", map[string]any{"nodeId": title.ID, "fontFamily": "Arial"}))
+	n := nodeIn(t, out, title.ID)
+	for i := 0; i < n.RuneCount(); i++ {
+		if st := n.StyleAt(i); st.FontFamily != "Arial" || st.FontFamilyEastAsian != "Arial" {
+			t.Errorf("char %d keeps %q/%q", i, st.FontFamily, st.FontFamilyEastAsian)
+		}
+	}
+}
+
+func TestReplaceColorMatchesWithinToleranceAndRewritesThemeRefs(t *testing.T) {
+	d := fixture(t)
+	card := named(t, d, 3, "Card")
+	near := "#0C6F50" // one step from accent1 #0B6E4F on each channel
+	out, res := apply(t, d, Options{},
+		call("set_fill_color", map[string]any{"nodeId": card.ID, "color": near}),
+		call("replace_color", map[string]any{"from": "#0B6E4F", "to": "#3E7CB1", "nodeId": "slide-4"}))
+	if got := hexOf(nodeIn(t, out, card.ID).Fills); got != "#3E7CB1" {
+		t.Errorf("near colour not replaced: %s", got)
+	}
+	metric := named(t, out, 3, "Metric")
+	p := metric.Style.Fills[0]
+	if p.Color.Hex() != "#3E7CB1" || p.ThemeColor == nil || p.ThemeColor.Name != "accent3" {
+		t.Errorf("scoped replace: %s ref %+v (want the accent3 token that holds the new colour)", p.Color.Hex(), p.ThemeColor)
+	}
+	if out.Tokens.Colors["accent1"].Hex() != "#0B6E4F" {
+		t.Error("a scoped replace must not change the theme")
+	}
+	if len(res[1].Changed) == 0 {
+		t.Error("no changes reported")
+	}
+	// a far colour is not touched
+	out, res = apply(t, d, Options{}, call("replace_color", map[string]any{"from": "#0C6F50", "to": "#000000", "tolerance": 0.001, "nodeId": card.ID}))
+	if len(res[0].Warnings) == 0 || len(res[0].Changed) != 0 || !bytes.Equal(encode(t, out), encode(t, d)) {
+		t.Errorf("replace with nothing within tolerance changed %v", res[0].Changed)
+	}
+}
+
+func TestStaleIDsAfterADeleteGiveAClearError(t *testing.T) {
+	d := fixture(t)
+	pic := named(t, d, 6, "Picture")
+	before := encode(t, d)
+	_, _, err := Apply(d, []Call{
+		call("delete_node", map[string]any{"nodeId": pic.ID}),
+		call("set_fill_color", map[string]any{"nodeId": pic.ID, "color": "#000000"}),
+	}, Options{})
+	var be *BatchError
+	if !errors.As(err, &be) || be.Index != 1 || be.Call.Tool != "set_fill_color" {
+		t.Fatalf("want a BatchError at 1, got %v", err)
+	}
+	if !strings.Contains(err.Error(), "stale") || !strings.Contains(err.Error(), "deleted") {
+		t.Errorf("error does not explain the stale id: %v", err)
+	}
+	if !bytes.Equal(before, encode(t, d)) {
+		t.Error("failed batch changed the input")
+	}
+	// a child of a deleted slide is stale too
+	card := named(t, d, 3, "Card")
+	_, _, err = Apply(d, []Call{call("delete_slide", map[string]any{"slideId": "slide-4"}), call("rename_node", map[string]any{"nodeId": card.ID, "name": "x"})}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "stale") {
+		t.Errorf("child of deleted slide: %v", err)
+	}
+}
+
+func TestBatchExecuteNamesTheFailingOperation(t *testing.T) {
+	d := fixture(t)
+	before := encode(t, d)
+	_, _, err := Apply(d, []Call{call("batch_execute", map[string]any{"operations": []any{
+		map[string]any{"command": "create_slide", "params": map[string]any{"title": "New"}, "as": "s"},
+		map[string]any{"command": "create_text", "params": map[string]any{"parentId": "$s", "text": "ok", "width": 100}},
+		map[string]any{"command": "set_fill_color", "params": map[string]any{"nodeId": "$s", "color": "red"}},
+	}})}, Options{})
+	if err == nil {
+		t.Fatal("bad colour accepted")
+	}
+	for _, want := range []string{"operation 2", "set_fill_color", "/color"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if !bytes.Equal(before, encode(t, d)) {
+		t.Error("failed batch changed the input")
+	}
+}
+
+func TestSymbolicNames(t *testing.T) {
+	d := fixture(t)
+	out, res := apply(t, d, Options{},
+		Call{Tool: "create_slide", Args: js(map[string]any{"title": "Prices"}), As: "s"},
+		call("create_text", map[string]any{"parentId": "$s", "text": "$5 or $x", "width": 200}))
+	n := nodeIn(t, out, res[1].Created[0])
+	if n.Characters != "$5 or $x" || sg.NewIndex(out).Parent(n.ID).ID != res[0].Created[0] {
+		t.Errorf("text %q parent wrong", n.Characters)
+	}
+	_, _, err := Apply(d, []Call{call("create_text", map[string]any{"parentId": "$later", "text": "x"})}, Options{})
+	if err == nil || !strings.Contains(err.Error(), `"$later" is not bound`) {
+		t.Errorf("forward reference: %v", err)
+	}
+}
+
+func TestReadsAreBoundedOnALargeDeck(t *testing.T) {
+	d := fixture(t)
+	for len(d.Slides) < 120 {
+		c := d.Slides[len(d.Slides)%13].Clone()
+		(&Env{Deck: d, deleted: map[string]int{}}).reID(c)
+		d.Slides = append(d.Slides, c)
+	}
+	_, res := apply(t, d, Options{}, call("scan_text_nodes", map[string]any{"limit": 200}), call("get_all_slides", map[string]any{}), call("get_page_structure", map[string]any{"depth": 8}))
+	for _, r := range res {
+		if len(r.Data) > 400_000 {
+			t.Errorf("%s returned %d bytes", r.Tool, len(r.Data))
+		}
+		var p paged
+		decodeData(t, r, &p)
+		if p.NextCursor == "" {
+			t.Errorf("%s returned everything (%d) without a next page", r.Tool, p.Total)
+		}
+	}
+	if _, _, err := Apply(d, []Call{call("scan_text_nodes", map[string]any{"limit": 5000})}, Options{}); err == nil {
+		t.Error("limit above 200 accepted")
+	}
+}
+
+func TestArgumentsAreValidatedBeforeTheToolRuns(t *testing.T) {
+	d := fixture(t)
+	for _, c := range []Call{
+		call("set_fill_color", map[string]any{"nodeId": "slide-1", "color": "blue"}),
+		call("set_fill_color", map[string]any{"nodeid": "slide-1", "color": "#000000"}),
+		call("rotate_node", map[string]any{"nodeId": "slide-1", "angle": "90"}),
+		call("create_table", map[string]any{"rows": 0, "columns": 2}),
+		{Tool: "set_fil_color", Args: js(map[string]any{})},
+	} {
+		_, _, err := Apply(d, []Call{c}, Options{})
+		if err == nil {
+			t.Errorf("%s %s accepted", c.Tool, c.Args)
+			continue
+		}
+		if c.Tool == "set_fil_color" && !strings.Contains(err.Error(), "did you mean set_fill_color") {
+			t.Errorf("no suggestion: %v", err)
+		}
+	}
+}
+
+func TestOpenAIFunctionsCarryEverySchema(t *testing.T) {
+	fns := Registry().OpenAIFunctions()
+	if len(fns) != 98 {
+		t.Fatalf("%d functions", len(fns))
+	}
+	for _, f := range fns {
+		b := js(f.Parameters)
+		if bytes.Contains(b, []byte(`"$schema"`)) || !bytes.Contains(b, []byte(`"type":"object"`)) {
+			t.Errorf("%s parameters %s", f.Name, clip(string(b), 80))
+		}
+	}
+}
