@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/acecanvas/ace/activities"
 	"github.com/acecanvas/ace/internal/deckio"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 )
@@ -21,6 +22,7 @@ import (
 // One embedded stack and one set of workers for the whole test binary.
 var shared struct {
 	conn *Conn
+	acts *activities.Activities
 	err  error
 }
 
@@ -41,6 +43,7 @@ func TestMain(m *testing.M) {
 			return m.Run()
 		}
 		defer closeSteps()
+		shared.acts = acts
 		ws, err := StartWorkers(conn.Temporal, AllQueues, acts, WorkerOptions{})
 		if err != nil {
 			shared.err = err
@@ -149,6 +152,7 @@ func TestRecipeBatchOnRealDecks(t *testing.T) {
 	if n := countResults(t, c.JS, batch); n != 2 {
 		t.Errorf("%d results published for 2 decks after a rerun", n)
 	}
+	recordHistory(t, jobs[0].Request.JobId, "edit-recipe.json")
 }
 
 // TestRedeliveredJobStartsOneWorkflowAndPublishesOneResult publishes the
