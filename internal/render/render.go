@@ -45,7 +45,8 @@ type SlideResult struct {
 	Errors []NodeError `json:"errors,omitempty"`
 	// Violations of this slide, sorted by Key.
 	Violations []Violation `json:"violations"`
-	// Duration is the wall time of this slide in the browser.
+	// Duration is the wall time of this slide in the browser (set DOM,
+	// lay out, measure, screenshot), excluding the wait for a free tab.
 	Duration time.Duration `json:"durationNs"`
 }
 
@@ -156,12 +157,13 @@ func (p *Pool) renderSlide(ctx context.Context, d *scenegraph.Deck, assets scene
 	slideID := d.Slides[i].ID
 	var raw *rawSlide
 	var png []byte
-	start := time.Now()
+	var start time.Time
 	for attempt := 0; ; attempt++ {
 		t, err := p.acquire(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("render: slide %d (%s): waiting for a browser: %w", i+1, slideID, err)
 		}
+		start = time.Now() // the slide's own time, not its wait for a tab
 		sctx, cancel := context.WithTimeout(t.ctx, p.opts.Timeout)
 		stop := context.AfterFunc(ctx, cancel)
 		raw, png, err = t.drawSlide(sctx, markup, d.Width, d.Height, scale)
