@@ -49,6 +49,7 @@ func TestMoreEditsRoundTrip(t *testing.T) {
 	for _, w := range warns {
 		t.Logf("export warning: %s", w)
 	}
+	checkPackage(t, out)
 	d2, _, err := Import(out, "table-report.edited.pptx")
 	if err != nil {
 		t.Fatalf("re-import: %v", err)

@@ -119,6 +119,7 @@ func TestEditedRoundTrip(t *testing.T) {
 	for _, w := range warns {
 		t.Logf("export warning: %s", w)
 	}
+	checkPackage(t, out)
 	d2, _, err := Import(out, "career-tips.edited.pptx")
 	if err != nil {
 		t.Fatalf("re-import of the edited export: %v", err)

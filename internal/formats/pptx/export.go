@@ -137,9 +137,16 @@ func (ex *exporter) run() error {
 		plan = append(plan, ps)
 	}
 	// Deleted slides go first, so their media and notes can be dropped.
+	deleted := map[string]bool{}
 	for _, si := range im.slides {
 		if !used[si.part] {
 			ex.deleteSlide(si)
+			deleted[si.part] = true
+		}
+	}
+	if len(deleted) > 0 {
+		if err := ex.dropJumpsTo(deleted); err != nil {
+			return err
 		}
 	}
 	for _, ps := range plan {
@@ -167,6 +174,57 @@ func (ex *exporter) deleteSlide(si *slideInfo) {
 		ex.out.del(si.notes)
 		ex.out.del(relsPart(si.notes))
 	}
+}
+
+// dropJumpsTo removes hyperlinks (and their relationships) from remaining
+// slides that jump to deleted slides, which would otherwise leave a
+// relationship to a missing part (PowerPoint offers to repair such files).
+func (ex *exporter) dropJumpsTo(deleted map[string]bool) error {
+	for _, si := range ex.im.slides {
+		if deleted[si.part] {
+			continue
+		}
+		var ids []string
+		for _, r := range si.rels {
+			if r.Type == relSlide && !r.External && deleted[r.Target] {
+				ids = append(ids, r.ID)
+			}
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		doc, err := ex.im.p.xml(si.part)
+		if err != nil {
+			return err
+		}
+		drop := map[string]bool{}
+		for _, id := range ids {
+			drop[id] = true
+			ex.out.relsFor(si.part).remove(id)
+		}
+		var walk func(n *xnode)
+		walk = func(n *xnode) {
+			kept := n.kids[:0]
+			for _, k := range n.kids {
+				if k.kind == kElem && (k.local == "hlinkClick" || k.local == "hlinkMouseOver" || k.local == "hlinkHover") && drop[k.attrNS(nsR, "id")] {
+					n.dirty = true
+					continue
+				}
+				if k.kind == kElem {
+					walk(k)
+				}
+				kept = append(kept, k)
+			}
+			n.kids = kept
+		}
+		walk(doc.root())
+		ex.warn(si.part, "hyperlinks to deleted slides removed")
+		if si.stub {
+			fixDirty(doc)
+			ex.out.put(si.part, doc.bytes())
+		}
+	}
+	return nil
 }
 
 // presentation rewrites p:sldIdLst, the presentation's relationships and
@@ -220,6 +278,22 @@ func (ex *exporter) presentation(plan []plannedSlide) error {
 		root.insertOrdered(repl, []string{"sldMasterIdLst", "notesMasterIdLst", "handoutMasterIdLst", "sldIdLst", "sldSz", "notesSz"})
 	}
 	ex.sections(plan, newIDs)
+	// Custom shows list slides by relationship id: drop deleted ones.
+	for _, show := range root.path(nsP, "custShowLst").all(nsP, "custShow") {
+		lst := show.child(nsP, "sldLst")
+		if lst == nil {
+			continue
+		}
+		kept := lst.kids[:0]
+		for _, k := range lst.kids {
+			if k.is(nsP, "sld") && presRels.removed[k.attrNS(nsR, "id")] {
+				lst.dirty = true
+				continue
+			}
+			kept = append(kept, k)
+		}
+		lst.kids = kept
+	}
 	doc := im.p.parsed[im.presPart]
 	fixDirty(doc)
 	ex.out.put(im.presPart, doc.bytes())

@@ -33,6 +33,7 @@ func TestFreshExportOfGeneratedDeck(t *testing.T) {
 	for _, w := range warns {
 		t.Logf("export warning: %s", w)
 	}
+	checkPackage(t, out)
 	d2, _, err := Import(out, "generated.pptx")
 	if err != nil {
 		t.Fatalf("re-import of the fresh export: %v", err)
