@@ -3,6 +3,7 @@ package route
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -81,6 +82,20 @@ type cSeries struct {
 	Name  string    `json:"n"`
 	Vals  []float64 `json:"v"`
 	Color string    `json:"color,omitempty"`
+}
+
+// reAutoName matches layer names an authoring tool made up (PowerPoint's
+// "TextBox 12", "Rectangle 3", "Title 1"; Google Slides' "Google
+// Shape;130;p15"): they say nothing the type and placeholder role do not,
+// so the serializers leave them out ("no defaults"). The diff still
+// aligns by them.
+var reAutoName = regexp.MustCompile(`^(?:(?:Text ?Box|Rectangle|Rounded Rectangle|Oval|Ellipse|Picture|Image|Graphic|Straight (?:Arrow )?Connector|Elbow Connector|Curved Connector|Connector|Freeform|Freeform: Shape|Group|Table|Chart|Diagram|Line|Shape|Isosceles Triangle|Right Triangle|Right Arrow|Left Arrow|Arrow|Content Placeholder|Text Placeholder|Picture Placeholder|Title|Subtitle|Footer Placeholder|Slide Number Placeholder|Date Placeholder|Footer|Slide Number|Date|Object|TextShape|Vertical Title|Vertical Text Placeholder)(?: \d+)?|Google Shape;\d+;p\d+)$`)
+
+func nodeName(name string) string {
+	if reAutoName.MatchString(name) {
+		return ""
+	}
+	return name
 }
 
 func r1(v float64) float64 { return math.Round(v*10) / 10 }

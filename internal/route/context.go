@@ -171,7 +171,7 @@ func ms(v float64) string {
 }
 
 func fullNode(n *scenegraph.Node) *cNode {
-	c := &cNode{ID: n.ID, Type: string(n.Type), Name: n.Name,
+	c := &cNode{ID: n.ID, Type: string(n.Type), Name: nodeName(n.Name),
 		X: ptr(n.Transform.X()), Y: ptr(n.Transform.Y()), W: r1(n.Size.X), H: r1(n.Size.Y),
 		Rot: r1(n.Transform.Rotation()), Flip: n.Transform.Flipped(), Hide: !n.IsVisible(),
 		Fill: paints(n.Fills), FX: effects(n.Effects), Clip: n.ClipsContent,
@@ -443,7 +443,7 @@ func macroContext(d *scenegraph.Deck, targets []int) macroDoc {
 }
 
 func skeletonNode(ix *scenegraph.Index, n *scenegraph.Node, bounds bool) *kNode {
-	k := &kNode{ID: n.ID, Type: string(n.Type), Name: n.Name}
+	k := &kNode{ID: n.ID, Type: string(n.Type), Name: nodeName(n.Name)}
 	if n.TextContent.HasText() {
 		k.Txt = n.Characters
 		if n.Style != nil {
