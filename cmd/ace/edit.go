@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,16 +11,20 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/acecanvas/ace/internal/agent"
 	"github.com/acecanvas/ace/internal/cache"
 	"github.com/acecanvas/ace/internal/deckio"
+	"github.com/acecanvas/ace/internal/diff"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/render"
+	"github.com/acecanvas/ace/internal/report"
 	"github.com/acecanvas/ace/internal/runner"
+	"github.com/acecanvas/ace/internal/scenegraph"
 	"github.com/acecanvas/ace/internal/store"
 )
 
@@ -31,6 +36,7 @@ type editFlags struct {
 	recipePath  string
 	out         string
 	recordPath  string
+	reportPath  string
 	jsonOut     bool
 	tau         float64
 	iterations  int
@@ -83,6 +89,7 @@ modified; the result goes to OUT (default DECK.edited.EXT).`,
 	cmd.Flags().StringVar(&f.recipePath, "recipe", "", "a migration recipe (YAML) to apply instead of, or with, -i")
 	cmd.Flags().StringVarP(&f.out, "out", "o", "", "output deck path (.pptx or .json; default DECK.edited.EXT)")
 	cmd.Flags().StringVar(&f.recordPath, "record", "", "write the run record (iterations, calls, tokens, cost, timings) as JSON to this file")
+	cmd.Flags().StringVar(&f.reportPath, "report", "", "write a self-contained HTML page (before/after of changed slides, diff, iterations, usage) to this file")
 	cmd.Flags().BoolVar(&f.jsonOut, "json", false, "print the run record as JSON instead of tables")
 	cmd.Flags().Float64Var(&f.tau, "tau", policy.Default.Tau, "stop when the IF score reaches this (0-5)")
 	cmd.Flags().IntVar(&f.iterations, "iterations", policy.Default.MaxIterations, "iteration budget T")
@@ -200,6 +207,13 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	} else if !f.jsonOut {
 		fmt.Fprintln(stdout, "no iteration was kept; nothing written (the original stands)")
 	}
+	if f.reportPath != "" {
+		if err := writeEditReport(ctx, f.reportPath, deckPath, out, d, steps, rec); err != nil {
+			fmt.Fprintf(stderr, "ace: report: %v\n", err)
+		} else if !f.jsonOut {
+			fmt.Fprintf(stdout, "report %s\n", f.reportPath)
+		}
+	}
 	if rec.Outcome == "failed" {
 		return errors.New(rec.Reason)
 	}
@@ -290,4 +304,120 @@ func oneBased(idx []int) []int {
 		out[i] = v + 1
 	}
 	return out
+}
+
+// writeEditReport renders the record as the HTML page of internal/report.
+func writeEditReport(ctx context.Context, path, deckPath, outPath string, origin *scenegraph.Deck, steps *runner.Steps, rec *runner.Record) error {
+	final, err := store.GetDeck(ctx, steps.Store, rec.Final)
+	if err != nil {
+		return err
+	}
+	d := diff.Compute(origin, final)
+	e := report.Edit{
+		Deck: filepath.Base(deckPath), Instruction: rec.Instruction, Recipe: rec.Recipe,
+		Outcome: reportOutcome(rec), Reason: rec.Reason,
+		DiffText: d.Text(origin), DiffEntries: d.Distinct, Similarity: d.Score,
+		Usage: report.Usage{Calls: rec.Usage.Calls, PromptTokens: rec.Usage.PromptTokens, CachedTokens: rec.Usage.CachedPromptTokens,
+			CompletionTokens: rec.Usage.CompletionTokens, CostUSD: rec.Usage.CostUSD},
+		Timings: []report.Timing{{Step: "route", Duration: time.Duration(rec.Route.DurationMS) * time.Millisecond}},
+	}
+	if rec.Final != rec.Origin {
+		e.Output = outPath
+	}
+	var act, apply, dif, rend, judge time.Duration
+	for _, it := range rec.Iterations {
+		e.Iterations = append(e.Iterations, report.Iteration{N: it.N, Score: it.Score, VQ: it.VQ, Critique: it.Critique,
+			GatePassed: it.GatePassed, NewViolations: it.NewViolations, Decision: string(it.Decision.Action),
+			Tokens: it.Usage.PromptTokens + it.Usage.CompletionTokens, CostUSD: it.Usage.CostUSD,
+			Duration: time.Duration(it.Timings.Total) * time.Millisecond, Selected: it.N == rec.Selected})
+		for _, te := range it.ToolErrors {
+			e.Warnings = append(e.Warnings, fmt.Sprintf("iteration %d, turn %d: %s %s: %s", it.N, te.Turn, te.Tool, te.Kind, te.Message))
+		}
+		e.Warnings = append(e.Warnings, it.Warnings...)
+		if it.N == rec.Selected {
+			e.Violations = it.NewViolations
+		}
+		act += time.Duration(it.Timings.Act) * time.Millisecond
+		apply += time.Duration(it.Timings.Apply) * time.Millisecond
+		dif += time.Duration(it.Timings.Diff) * time.Millisecond
+		rend += time.Duration(it.Timings.Render) * time.Millisecond
+		judge += time.Duration(it.Timings.Judge) * time.Millisecond
+	}
+	e.Timings = append(e.Timings, report.Timing{Step: "act", Duration: act}, report.Timing{Step: "apply", Duration: apply},
+		report.Timing{Step: "diff", Duration: dif}, report.Timing{Step: "render", Duration: rend}, report.Timing{Step: "judge", Duration: judge})
+	for _, c := range rec.Checks {
+		e.Checks = append(e.Checks, report.Check{Name: c.Kind, Passed: false, Message: c.String()})
+	}
+	if steps.Renderer != nil && rec.Final != rec.Origin {
+		if e.Slides, err = slidePairs(ctx, steps, rec, origin, final); err != nil {
+			return err
+		}
+	}
+	var buf bytes.Buffer
+	if err := report.WriteEdit(&buf, e); err != nil {
+		return err
+	}
+	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+// reportOutcome maps the loop's outcome onto the report's vocabulary.
+func reportOutcome(rec *runner.Record) string {
+	switch rec.Outcome {
+	case "stopped", "applied", "budget", "no_judge", "turn_cap", "interrupted":
+		if rec.Final == rec.Origin {
+			return "unchanged"
+		}
+		return "succeeded"
+	case "gate_blocked", "expectation_failed":
+		return rec.Outcome
+	}
+	return "failed"
+}
+
+// slidePairs renders the changed slides before and after (at most 60) with
+// the loop's own Render step.
+func slidePairs(ctx context.Context, steps *runner.Steps, rec *runner.Record, origin, final *scenegraph.Deck) ([]report.SlidePair, error) {
+	df, err := steps.Diff(ctx, runner.DiffInput{OriginRef: rec.Origin, DeckRef: rec.Final})
+	if err != nil {
+		return nil, err
+	}
+	ids := df.ChangedSlides
+	if len(ids) > 60 {
+		ids = ids[:60]
+	}
+	images := func(ref string) (map[string][]byte, error) {
+		out, err := steps.Render(ctx, runner.RenderInput{DeckRef: ref, SlideIDs: ids, Images: true})
+		if err != nil {
+			return nil, err
+		}
+		m := map[string][]byte{}
+		for _, im := range out.Images {
+			if m[im.SlideID], err = steps.Store.Get(ctx, im.Ref); err != nil {
+				return nil, err
+			}
+		}
+		return m, nil
+	}
+	before, err := images(rec.Origin)
+	if err != nil {
+		return nil, err
+	}
+	after, err := images(rec.Final)
+	if err != nil {
+		return nil, err
+	}
+	var pairs []report.SlidePair
+	for _, id := range ids {
+		p := report.SlidePair{Before: before[id], After: after[id]}
+		if s, i := final.SlideByID(id); s != nil {
+			p.Number, p.Title = i+1, s.Name
+		} else if s, i := origin.SlideByID(id); s != nil {
+			p.Number, p.Title, p.Note = i+1, s.Name, "removed"
+		}
+		if _, i := origin.SlideByID(id); i < 0 {
+			p.Note = "added"
+		}
+		pairs = append(pairs, p)
+	}
+	return pairs, nil
 }

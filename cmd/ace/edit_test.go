@@ -38,10 +38,11 @@ func TestEditPrintsUsageAndCostAndWritesTheDeck(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out.json")
 	recPath := filepath.Join(dir, "run.json")
+	page := filepath.Join(dir, "report.html")
 	var stdout, stderr bytes.Buffer
 	err = runEdit(context.Background(), &stdout, &stderr, in, editFlags{
 		instruction: "Rename the title on slide 2 to 'Pricing experiments and results'.",
-		out:         out, recordPath: recPath, tau: 4, iterations: 3, maxTurns: 35,
+		out:         out, recordPath: recPath, reportPath: page, tau: 4, iterations: 3, maxTurns: 35,
 	})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stdout.String())
@@ -66,6 +67,15 @@ func TestEditPrintsUsageAndCostAndWritesTheDeck(t *testing.T) {
 	rb, err := os.ReadFile(recPath)
 	if err != nil || json.Unmarshal(rb, &rec) != nil || rec.Usage.Calls != 3 || len(rec.Iterations) != 1 {
 		t.Fatalf("record file: %v %+v", err, rec.Usage)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Pricing experiments and results", "data:image/png;base64,", "The slide 2 title now reads as requested"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("report lacks %q", want)
+		}
 	}
 	orig, _ := os.ReadFile(in)
 	if !bytes.Equal(orig, b) {
@@ -95,8 +105,17 @@ func TestEditRecipeWithoutAModel(t *testing.T) {
 	in := filepath.Join(dir, "deck.json")
 	os.WriteFile(in, b, 0o644)
 	var stdout bytes.Buffer
+	rp := filepath.Join(dir, "titles.yaml")
+	os.WriteFile(rp, []byte(`name: Normalize titles
+steps:
+  - for_each: {role: title}
+    tool: set_text_font
+    args: {nodeId: "${match.id}", fontSize: 36}
+expect:
+  - all: {select: {role: title}, size: 36}
+`), 0o644)
 	err := runEdit(context.Background(), &stdout, &stdout, in, editFlags{
-		recipePath: filepath.Join("..", "..", "testdata", "recipes", "title-normalize.yaml"),
+		recipePath: rp,
 		tau:        4, iterations: 3, maxTurns: 35,
 	})
 	if err != nil {
@@ -110,7 +129,7 @@ func TestEditRecipeWithoutAModel(t *testing.T) {
 	for i, s := range edited.Slides {
 		s.Walk(func(n, _ *scenegraph.Node, _ int) bool {
 			if n.Placeholder != nil && n.Placeholder.Role == "title" && (n.Style == nil || n.Style.FontSize != 36) {
-				t.Errorf("slide %d title %s not normalised", i+1, n.ID)
+				t.Errorf("slide %d title %s not normalised: %+v", i+1, n.ID, n.Style)
 			}
 			return true
 		})

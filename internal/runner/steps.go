@@ -285,9 +285,10 @@ type DiffOutput struct {
 	Score         float64 `json:"score"`
 	Empty         bool    `json:"empty"`
 	TouchesVisual bool    `json:"touchesVisual,omitempty"`
-	// ChangedSlides are the ids of touched slides (current deck order,
-	// then removed ones). AllSlides is set when every slide may look
-	// different (design tokens changed, or the diff hit its entry cap).
+	// ChangedSlides are the ids of slides whose content changed
+	// (scenegraph.ChangedSlides: current deck order, then removed ones).
+	// AllSlides is set when every slide may look different (the design
+	// tokens changed).
 	ChangedSlides []string `json:"changedSlides,omitempty"`
 	AllSlides     bool     `json:"allSlides,omitempty"`
 }
@@ -304,23 +305,12 @@ func (s *Steps) Diff(ctx context.Context, in DiffInput) (DiffOutput, error) {
 	}
 	d := diff.Compute(origin, cur)
 	out := DiffOutput{Text: d.Text(origin), Distinct: d.Distinct, Score: d.Score, Empty: d.Empty(), TouchesVisual: d.TouchesVisual}
-	seen := map[string]bool{}
-	for _, e := range d.Entries {
-		if e.SlideID != "" {
-			seen[e.SlideID] = true
-		}
-	}
-	for _, deck := range []*scenegraph.Deck{cur, origin} {
-		for _, sl := range deck.Slides {
-			if seen[sl.ID] {
-				out.ChangedSlides = append(out.ChangedSlides, sl.ID)
-				delete(seen, sl.ID)
-			}
-		}
-	}
+	// Exact, unlike the capped and tolerant JsonDiff: every slide whose
+	// subtree digest changed, then removed slides.
+	out.ChangedSlides = changedSlides(origin, cur)
 	ot, _ := json.Marshal(origin.Tokens)
 	ct, _ := json.Marshal(cur.Tokens)
-	out.AllSlides = string(ot) != string(ct) || d.Truncated > 0
+	out.AllSlides = string(ot) != string(ct)
 	return out, nil
 }
 
@@ -380,3 +370,26 @@ func (s *Steps) Judge(ctx context.Context, in JudgeInput) (JudgeOutput, error) {
 }
 
 func ms(d time.Duration) int64 { return d.Milliseconds() }
+
+// changedSlides lists the slides whose subtree digest differs (current
+// deck order), then the removed ones (origin order).
+func changedSlides(origin, cur *scenegraph.Deck) []string {
+	before := make(map[string]string, len(origin.Slides))
+	for _, sl := range origin.Slides {
+		before[sl.ID] = scenegraph.NodeDigest(sl)
+	}
+	var out []string
+	kept := map[string]bool{}
+	for _, sl := range cur.Slides {
+		kept[sl.ID] = true
+		if d, ok := before[sl.ID]; !ok || d != scenegraph.NodeDigest(sl) {
+			out = append(out, sl.ID)
+		}
+	}
+	for _, sl := range origin.Slides {
+		if !kept[sl.ID] {
+			out = append(out, sl.ID)
+		}
+	}
+	return out
+}
