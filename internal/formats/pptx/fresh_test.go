@@ -56,6 +56,20 @@ func TestFreshExportOfGeneratedDeck(t *testing.T) {
 	if a, b := strings.Join(texts(d), "|"), strings.Join(texts(d2), "|"); a != b {
 		t.Errorf("texts differ after a fresh export:\n gen %.300s\n got %.300s", a, b)
 	}
+	// Placeholder roles survive (titles stay titles).
+	roles := func(d *sg.Deck) string {
+		var r []string
+		d.Walk(func(n, _ *sg.Node, _ int) bool {
+			if n.Placeholder != nil {
+				r = append(r, n.Placeholder.Role)
+			}
+			return true
+		})
+		return strings.Join(r, ",")
+	}
+	if a, b := roles(d), roles(d2); a != b || a == "" {
+		t.Errorf("placeholder roles: generated %q, re-import %q", a, b)
+	}
 	// Theme tokens are written into the theme.
 	for name, c := range d.Tokens.Colors {
 		if got, ok := d2.Tokens.Colors[name]; ok && !got.Near(c, 0.01) {

@@ -380,12 +380,15 @@ func (w *writer) spXML(n *sg.Node, m emuMap) string {
 	id := w.nextID()
 	var b strings.Builder
 	b.WriteString("<p:sp><p:nvSpPr>" + w.cNvPrXML(n, id))
-	if n.Type == sg.TypeText {
+	switch {
+	case n.Placeholder != nil:
+		b.WriteString(`<p:cNvSpPr><a:spLocks noGrp="1"/></p:cNvSpPr>`)
+	case n.Type == sg.TypeText:
 		b.WriteString(`<p:cNvSpPr txBox="1"/>`)
-	} else {
+	default:
 		b.WriteString(`<p:cNvSpPr/>`)
 	}
-	b.WriteString("<p:nvPr/></p:nvSpPr><p:spPr>")
+	b.WriteString("<p:nvPr>" + phXML(n.Placeholder) + "</p:nvPr></p:nvSpPr><p:spPr>")
 	b.WriteString(xfrmXML("a", n, m, false))
 	b.WriteString(geomXML(n))
 	if n.Type == sg.TypeLine {
@@ -538,7 +541,7 @@ func (w *writer) picXML(n *sg.Node, m emuMap) string {
 		return w.spXML(&t, m)
 	}
 	var b strings.Builder
-	b.WriteString("<p:pic><p:nvPicPr>" + w.cNvPrXML(n, id) + `<p:cNvPicPr><a:picLocks noChangeAspect="1"/></p:cNvPicPr><p:nvPr/></p:nvPicPr>`)
+	b.WriteString("<p:pic><p:nvPicPr>" + w.cNvPrXML(n, id) + `<p:cNvPicPr><a:picLocks noChangeAspect="1"/></p:cNvPicPr><p:nvPr>` + phXML(n.Placeholder) + `</p:nvPr></p:nvPicPr>`)
 	b.WriteString("<p:blipFill>" + blipXML(rid, *img) + "</p:blipFill>")
 	b.WriteString("<p:spPr>" + xfrmXML("a", n, m, false) + geomXML(&sg.Node{Type: sg.TypeRectangle, Preset: n.Preset, Size: n.Size, CornerRadius: n.CornerRadius}))
 	if len(visiblePaints(n.Strokes)) > 0 {
@@ -844,5 +847,24 @@ func bodyPrXML(tc *sg.TextContent, textBox bool) string {
 		b.WriteString(`<a:noAutofit/>`)
 	}
 	b.WriteString("</a:bodyPr>")
+	return b.String()
+}
+
+// phXML writes p:ph for a node that fills a layout placeholder. The shape
+// still carries explicit geometry and run properties, so what it inherits
+// from the layout only fills in what the scene graph leaves unset.
+func phXML(p *sg.Placeholder) string {
+	if p == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("<p:ph")
+	if p.Role != "" && p.Role != "obj" {
+		b.WriteString(` type="` + esc(p.Role) + `"`)
+	}
+	if p.Index != 0 {
+		fmt.Fprintf(&b, ` idx="%d"`, p.Index)
+	}
+	b.WriteString("/>")
 	return b.String()
 }
