@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/acecanvas/ace/internal/diff"
 	"github.com/acecanvas/ace/internal/render"
 	sg "github.com/acecanvas/ace/internal/scenegraph"
 )
@@ -13,35 +12,12 @@ import (
 // touches every slide of a 300-slide deck shows the first MaxPairs.
 const MaxPairs = 60
 
-// ChangedSlides returns the ids of the slides a diff touches, in the order
-// of the current deck, then removed slides in the order of the origin.
-func ChangedSlides(d *diff.Diff, origin, current *sg.Deck) []string {
-	touched := map[string]bool{}
-	for _, e := range d.Entries {
-		if e.SlideID != "" {
-			touched[e.SlideID] = true
-		}
-	}
-	var out []string
-	for _, s := range current.Slides {
-		if touched[s.ID] {
-			out = append(out, s.ID)
-			delete(touched, s.ID)
-		}
-	}
-	for _, s := range origin.Slides {
-		if touched[s.ID] {
-			out = append(out, s.ID)
-		}
-	}
-	return out
-}
-
-// Pairs renders the changed slides of origin and current with the pool and
-// returns them side by side (at most MaxPairs). scale is the PNG scale
+// Pairs renders the slides that differ between origin and current
+// (scenegraph.ChangedSlides: exact, unlike the capped JsonDiff) with the
+// pool and returns them side by side (at most MaxPairs). scale is the PNG scale
 // (0.5 gives 640x360 for a 16:9 PPTX).
-func Pairs(ctx context.Context, pool *render.Pool, origin, current *sg.Deck, originAssets, currentAssets sg.AssetSource, d *diff.Diff, scale float64) ([]SlidePair, error) {
-	ids := ChangedSlides(d, origin, current)
+func Pairs(ctx context.Context, pool *render.Pool, origin, current *sg.Deck, originAssets, currentAssets sg.AssetSource, scale float64) ([]SlidePair, error) {
+	ids := sg.ChangedSlides(origin, current)
 	if len(ids) > MaxPairs {
 		ids = ids[:MaxPairs]
 	}

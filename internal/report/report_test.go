@@ -34,7 +34,7 @@ func TestEditPageInARealBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pool.Close()
-	pairs, err := Pairs(ctx, pool, origin, current, blobs, blobs, d, 0.5)
+	pairs, err := Pairs(ctx, pool, origin, current, blobs, blobs, 0.5)
 	if err != nil {
 		t.Fatal(err)
 	}

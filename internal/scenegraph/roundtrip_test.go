@@ -215,3 +215,19 @@ func TestColorHex(t *testing.T) {
 		t.Fatal("Near tolerance")
 	}
 }
+
+func TestChangedSlides(t *testing.T) {
+	a, _ := deckgen.Generate(deckgen.Options{Slides: 6, Seed: 1})
+	b := a.Clone()
+	if got := sg.ChangedSlides(a, b); len(got) != 0 {
+		t.Fatalf("identical decks: %v", got)
+	}
+	b.Slides[2].Children[0].Characters = "retitled"
+	b.Slides = append(b.Slides[:4], b.Slides[5:]...)                     // remove slide 5
+	b.Slides = append(b.Slides, &sg.Node{ID: "new", Type: sg.TypeSlide}) // add one
+	got := sg.ChangedSlides(a, b)
+	want := []string{a.Slides[2].ID, "new", a.Slides[4].ID}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("changed %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,159 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/acecanvas/ace/internal/diff"
+	"github.com/acecanvas/ace/internal/render"
+	"github.com/acecanvas/ace/internal/store"
+	acev1 "github.com/acecanvas/ace/proto/ace/v1"
+)
+
+// PageScale is the PNG scale of the before/after pictures (640x360 for a
+// 16:9 PPTX slide): sharp enough to judge, small enough to mail a page.
+const PageScale = 0.5
+
+// FromResult builds the page of one finished edit from its published
+// result: the origin and final snapshots come from the store, the changed
+// slides are rendered before and after with pool.
+func FromResult(ctx context.Context, s store.Store, pool *render.Pool, r *acev1.EditResult, instruction, recipe, output string) (Edit, error) {
+	e := Edit{
+		Deck: r.DeckName, Output: output, Instruction: instruction, Recipe: recipe,
+		Outcome: r.Outcome, Reason: r.Reason,
+	}
+	if e.Outcome == "" {
+		e.Outcome = strings.ToLower(strings.TrimPrefix(r.Status.String(), "EDIT_STATUS_"))
+	}
+	for i, it := range r.Iterations {
+		e.Iterations = append(e.Iterations, Iteration{
+			N: int(it.N), Score: it.Score, Critique: it.Critique, GatePassed: it.GatePassed,
+			NewViolations: it.NewViolations, Duration: time.Duration(it.DurationMs) * time.Millisecond,
+			Selected: int32(i) == r.Selected,
+		})
+	}
+	for _, f := range r.FailedChecks {
+		e.Checks = append(e.Checks, Check{Name: "expectation", Passed: false, Message: f})
+	}
+	if recipe != "" && len(r.FailedChecks) == 0 && r.Outcome != "failed" {
+		e.Checks = append(e.Checks, Check{Name: "every expectation of the recipe", Passed: true})
+	}
+	if u := r.Usage; u != nil {
+		e.Usage = Usage{PromptTokens: int(u.InputTokens), CachedTokens: int(u.CachedTokens), CompletionTokens: int(u.OutputTokens), CostUSD: u.CostUsd}
+	}
+	e.Timings = []Timing{{Step: "edit (all steps)", Duration: time.Duration(r.DurationMs) * time.Millisecond}}
+	if r.OriginSnapshot == "" || r.FinalSnapshot == "" {
+		return e, nil // failed before a snapshot existed: the page says why
+	}
+	origin, err := store.GetDeck(ctx, s, r.OriginSnapshot)
+	if err != nil {
+		return e, err
+	}
+	final, err := store.GetDeck(ctx, s, r.FinalSnapshot)
+	if err != nil {
+		return e, err
+	}
+	d := diff.Compute(origin, final)
+	e.DiffText, e.DiffEntries, e.Similarity = d.Text(origin), d.Distinct, d.Score
+	assets := store.Assets(ctx, s)
+	if e.Slides, err = Pairs(ctx, pool, origin, final, assets, assets, PageScale); err != nil {
+		return e, err
+	}
+	return e, nil
+}
+
+// WriteBatchTo writes one page per result into dir/reports/ and the index
+// dir/report.html, and returns the index path. A deck whose page cannot be
+// built fully still gets its page with a warning saying why; one deck never
+// fails the batch's report.
+func WriteBatchTo(ctx context.Context, dir string, s store.Store, pool *render.Pool, b Batch, results map[string]*acev1.EditResult, instruction, recipe string) (string, error) {
+	return writeBatchIn(ctx, dir, s, pool, b, results, instruction, recipe)
+}
+
+func writeBatchIn(ctx context.Context, dir string, s store.Store, pool *render.Pool, b Batch, results map[string]*acev1.EditResult, instruction, recipe string) (string, error) {
+	if err := os.MkdirAll(filepath.Join(dir, "reports"), 0o755); err != nil {
+		return "", err
+	}
+	for i := range b.Rows {
+		row := &b.Rows[i]
+		r := results[row.Deck]
+		if r == nil {
+			continue
+		}
+		e, err := FromResult(ctx, s, pool, r, instruction, recipe, row.Output)
+		if err != nil {
+			e.Warnings = append(e.Warnings, "the report could not show this edit fully: "+err.Error())
+		}
+		if len(e.Slides) > 0 {
+			row.Thumbnail = e.Slides[0].After
+			if row.Thumbnail == nil {
+				row.Thumbnail = e.Slides[0].Before
+			}
+		}
+		row.Changed = len(e.Slides)
+		name := safeName(row.Deck) + ".html"
+		f, err := os.Create(filepath.Join(dir, "reports", name))
+		if err != nil {
+			return "", err
+		}
+		err = WriteEdit(f, e)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return "", err
+		}
+		row.Page = "reports/" + name
+	}
+	index := filepath.Join(dir, "report.html")
+	f, err := os.Create(index)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if err := WriteIndex(f, b); err != nil {
+		return "", fmt.Errorf("write %s: %w", index, err)
+	}
+	return index, nil
+}
+
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// Rows turns results into index rows in the given order.
+func Rows(keys []string, results map[string]*acev1.EditResult, outputs map[string]string) []Row {
+	var rows []Row
+	for _, k := range keys {
+		row := Row{Deck: k, Output: outputs[k], Outcome: "pending"}
+		if r := results[k]; r != nil {
+			row.Outcome, row.Reason = r.Outcome, r.Reason
+			if row.Outcome == "" {
+				row.Outcome = strings.ToLower(strings.TrimPrefix(r.Status.String(), "EDIT_STATUS_"))
+			}
+			row.Duration = time.Duration(r.DurationMs) * time.Millisecond
+			if u := r.Usage; u != nil {
+				row.CostUSD = u.CostUsd
+			}
+			if n := len(r.Iterations); n > 0 {
+				sel := n - 1
+				if r.Selected >= 0 && int(r.Selected) < n {
+					sel = int(r.Selected)
+				}
+				row.Score = r.Iterations[sel].Score
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
