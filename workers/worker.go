@@ -18,15 +18,10 @@ import (
 
 // Queue names accepted by `ace worker --queues`, and the task queue each
 // serves.
-var Queues = map[string]string{
-	"edit":   workflows.QueueEdit,
-	"llm":    workflows.QueueLLM,
-	"render": workflows.QueueRender,
-	"diff":   workflows.QueueDiff,
-}
+var Queues = workflows.Roles
 
 // AllQueues is every queue, in start order.
-var AllQueues = []string{"edit", "llm", "render", "diff"}
+var AllQueues = workflows.AllRoles
 
 // ParseQueues checks a comma-separated --queues value.
 func ParseQueues(s string) ([]string, error) {

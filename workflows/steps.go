@@ -15,6 +15,13 @@ const (
 	QueueDiff   = "ace-diff"
 )
 
+// Roles maps the worker role names of `ace worker --queues` to task
+// queues, in start order of AllRoles.
+var Roles = map[string]string{"edit": QueueEdit, "llm": QueueLLM, "render": QueueRender, "diff": QueueDiff}
+
+// AllRoles lists every role.
+var AllRoles = []string{"edit", "llm", "render", "diff"}
+
 // Activity names, as registered by workers and called by EditWorkflow.
 const (
 	ActivityRoute   = "Route"
