@@ -148,6 +148,10 @@ func (b *builder) node(n, parent *scenegraph.Node) {
 	if n.ClipsContent && n.Type != scenegraph.TypeSlide {
 		attrs += ` data-clip="1"`
 	}
+	if isText && n.TextBox != nil && n.TextBox.AutoResize == scenegraph.AutoResizeShrink {
+		// DrawingML normAutofit: PowerPoint shrinks the text until it fits.
+		attrs += ` data-autofit="1"`
+	}
 	if bg, ok := representativeFill(n.Fills); ok {
 		attrs += fmt.Sprintf(` data-bg="%s"`, bg)
 	}

@@ -340,6 +340,7 @@ type rawNode struct {
 	Runs      []rawRun    `json:"runs"`
 	Img       *rawImg     `json:"img"`
 	MathError bool        `json:"mathError"`
+	FS        float64     `json:"fs"`
 }
 
 type rawRun struct {

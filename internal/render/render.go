@@ -63,12 +63,17 @@ type Measured struct {
 	// Lines is the number of text lines.
 	Lines int `json:"lines,omitempty"`
 	// OverflowX/OverflowY are how many px the text extends past its box
-	// (minus insets) in the box's own, unrotated axes; <= 0 means it fits.
+	// (text reaching into an inset still fits) in the box's own, unrotated
+	// axes; <= 0 means it fits.
 	OverflowX float64 `json:"overflowX,omitempty"`
 	OverflowY float64 `json:"overflowY,omitempty"`
 	// Overflow reports OverflowX or OverflowY beyond the tolerance
 	// (TextOverflowTolerance).
 	Overflow bool `json:"overflow,omitempty"`
+	// AutoFitScale is the extra factor (0.25..1) the renderer shrank the
+	// text of a shrink-on-overflow box (TextBox.AutoResize TRUNCATE, DrawingML
+	// normAutofit) by so it fits, as PowerPoint does; 0 when not shrunk.
+	AutoFitScale float64 `json:"autoFitScale,omitempty"`
 	// HasText is true when the node shows non-blank characters.
 	HasText bool `json:"hasText,omitempty"`
 	// MinFontSize is the smallest rendered font size of its runs, px.
@@ -203,7 +208,7 @@ func toRect(r rawRect) scenegraph.Rect {
 func measuredNodes(raw *rawSlide) map[string]Measured {
 	out := make(map[string]Measured, len(raw.Nodes))
 	for _, n := range raw.Nodes {
-		m := Measured{Bounds: toRect(n.B), Lines: n.Lines, HasText: n.Text, MinFontSize: n.MinFont}
+		m := Measured{Bounds: toRect(n.B), Lines: n.Lines, HasText: n.Text, MinFontSize: n.MinFont, AutoFitScale: n.FS}
 		if n.Ink != nil {
 			r := toRect(*n.Ink)
 			m.TextBounds = &r

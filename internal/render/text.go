@@ -323,10 +323,10 @@ func (b *builder) paragraph(n *scenegraph.Node, runes []rune, start, end int, p 
 		st.add("direction", "rtl")
 	}
 	if p.SpaceBefore > 0 {
-		st.add("margin-top", px(p.SpaceBefore))
+		st.add("margin-top", fpx(p.SpaceBefore))
 	}
 	if p.SpaceAfter > 0 {
-		st.add("margin-bottom", px(p.SpaceAfter))
+		st.add("margin-bottom", fpx(p.SpaceAfter))
 	}
 	list := p.ListType == scenegraph.ListOrdered || p.ListType == scenegraph.ListUnordered
 	level := max(0, min(p.Level, 8))
@@ -356,7 +356,7 @@ func (b *builder) paragraph(n *scenegraph.Node, runes []rune, start, end int, p 
 	// line height gives lines of exactly that height (a default 16 px strut
 	// would sit on a different baseline and stretch every line).
 	st.add("font-family", b.fontStack(first))
-	st.add("font-size", px(size))
+	st.add("font-size", fpx(size))
 	b.w(`<p style="` + attr(st.String()) + `">`)
 	if list {
 		for k := level + 1; k < len(counters); k++ {
@@ -429,7 +429,7 @@ func (b *builder) lineHeight(s scenegraph.TypeStyle, p scenegraph.Paragraph, sca
 	case p.LineHeight > 0:
 		return trimFloat(p.LineHeight * 1.2)
 	case s.LineHeightPx > 0:
-		return px(s.LineHeightPx * scale)
+		return fpx(s.LineHeightPx * scale)
 	case s.LineHeightPercent > 0:
 		return trimFloat(s.LineHeightPercent / 100)
 	}
@@ -449,7 +449,7 @@ func (b *builder) runCSSFor(s scenegraph.TypeStyle, scale float64, slot int) str
 	if size <= 0 {
 		size = 18 * scenegraph.PxPerPt
 	}
-	st.add("font-size", px(size*scale))
+	st.add("font-size", fpx(size*scale))
 	if s.FontWeight > 0 {
 		st.add("font-weight", strconv.Itoa(max(100, min(900, s.FontWeight))))
 	}
@@ -473,10 +473,10 @@ func (b *builder) runCSSFor(s scenegraph.TypeStyle, scale float64, slot int) str
 		st.add("text-decoration", "line-through")
 	}
 	if s.LetterSpacing != nil && *s.LetterSpacing != 0 {
-		st.add("letter-spacing", px(*s.LetterSpacing*scale))
+		st.add("letter-spacing", fpx(*s.LetterSpacing*scale))
 	}
 	if s.LineHeightPx > 0 {
-		st.add("line-height", px(s.LineHeightPx*scale))
+		st.add("line-height", fpx(s.LineHeightPx*scale))
 	} else if s.LineHeightPercent > 0 {
 		st.add("line-height", trimFloat(s.LineHeightPercent/100))
 	}
@@ -487,7 +487,7 @@ func (b *builder) runCSSFor(s scenegraph.TypeStyle, scale float64, slot int) str
 	}
 	if s.Baseline != 0 && !math.IsNaN(s.Baseline) {
 		st.add("vertical-align", trimFloat(s.Baseline)+"em")
-		st.add("font-size", px(size*scale*0.7))
+		st.add("font-size", fpx(size*scale*0.7))
 	}
 	return st.String()
 }
@@ -515,4 +515,11 @@ func bulletText(s string) string {
 		return "•"
 	}
 	return s
+}
+
+// fpx is a text length in px that follows the box's shrink-on-overflow
+// factor: the CSS variable --fs (1 unless the page shrinks the text of an
+// auto-fit box, see page.js).
+func fpx(v float64) string {
+	return "calc(var(--fs,1)*" + px(v) + ")"
 }

@@ -161,3 +161,19 @@ func TestPaintedIncludesOverflowingText(t *testing.T) {
 		t.Errorf("geometry %+v, painted %+v: painted should extend down over the overflowing lines", g, p)
 	}
 }
+
+// A shrink-on-overflow box (normAutofit) shrinks its text until it fits,
+// as PowerPoint does, instead of overflowing; a plain box overflows.
+func TestAutoFitShrinksTextToFit(t *testing.T) {
+	fit := text("fit", 100, 100, 300, 80, lorem+" "+lorem, 24, "#000000")
+	fit.TextBox = &scenegraph.TextBox{AutoResize: scenegraph.AutoResizeShrink}
+	plain := text("plain", 600, 100, 300, 80, lorem+" "+lorem, 24, "#000000")
+	sr := renderOne(t, deck(fit, plain), nil, false)
+	f := sr.Nodes["fit"]
+	if f.Overflow || f.AutoFitScale <= 0.25 || f.AutoFitScale >= 1 || f.MinFontSize >= 24*f.AutoFitScale+0.5 {
+		t.Errorf("autofit box: %+v", f)
+	}
+	if p := sr.Nodes["plain"]; !p.Overflow || p.AutoFitScale != 0 {
+		t.Errorf("plain box: %+v", p)
+	}
+}

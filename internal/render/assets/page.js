@@ -61,6 +61,32 @@
     }
     return lines;
   }
+  // Overflow of a text box's flow past the box itself, px (<= 0 fits).
+  function overflow(el, tx) {
+    const top = tx.offsetTop, left = tx.offsetLeft;
+    return {
+      y: Math.max(top + tx.offsetHeight - el.clientHeight, -top),
+      x: Math.max(left + tx.scrollWidth - el.clientWidth, -left),
+    };
+  }
+  // Shrink-on-overflow (normAutofit): scale the text's sizes by the largest
+  // factor in [0.25, 1] that fits, by bisection (7 steps, < 1% off).
+  function autofit(root) {
+    for (const el of root.querySelectorAll('[data-autofit]')) {
+      const tx = el.querySelector(':scope > .tx');
+      if (!tx) continue;
+      const fits = () => { const o = overflow(el, tx); return o.x <= 1 && o.y <= 1; };
+      if (fits()) continue;
+      let lo = 0.25, hi = 1;
+      for (let i = 0; i < 7; i++) {
+        const mid = (lo + hi) / 2;
+        tx.style.setProperty('--fs', String(mid));
+        if (fits()) lo = mid; else hi = mid;
+      }
+      tx.style.setProperty('--fs', String(lo));
+      el.setAttribute('data-fs', String(lo));
+    }
+  }
   function measure(root) {
     const slide = root.firstElementChild;
     const o = slide.getBoundingClientRect();
@@ -99,11 +125,13 @@
           m.ink = {x: x0 - o.left, y: y0 - o.top, width: x1 - x0, height: y1 - y0};
         }
         m.lines = lineCount(rects);
-        const cs = getComputedStyle(el);
-        const availH = el.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
-        const availW = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
-        m.ovY = tx.offsetHeight - availH;
-        m.ovX = tx.scrollWidth - availW;
+        // Overflow past the node's own box (insets included: text that
+        // only reaches into an inset is still inside the shape), in the
+        // box's unrotated layout axes.
+        const ov = overflow(el, tx);
+        m.ovY = ov.y;
+        m.ovX = ov.x;
+        if (el.hasAttribute('data-fs')) m.fs = parseFloat(el.getAttribute('data-fs'));
         m.text = tx.textContent.trim().length > 0;
         const runs = [];
         let minFont = Infinity;
@@ -152,6 +180,7 @@
       errors.push({nodeId: host ? host.getAttribute('data-id') : '', message: 'image could not be decoded'});
     })));
     await document.fonts.ready;
+    autofit(root);
     const m = measure(root);
     m.errors = errors;
     return m;
