@@ -12,7 +12,6 @@ type walker struct {
 	o, c     *scenegraph.Deck
 	oix, cix *scenegraph.Index
 	entries  []Entry
-	labels   map[string]string
 
 	// slide context of the entries being emitted
 	slideID    string
@@ -21,7 +20,7 @@ type walker struct {
 }
 
 func newWalker(o, c *scenegraph.Deck) *walker {
-	return &walker{o: o, c: c, oix: scenegraph.NewIndex(o), cix: scenegraph.NewIndex(c), labels: map[string]string{}}
+	return &walker{o: o, c: c, oix: scenegraph.NewIndex(o), cix: scenegraph.NewIndex(c)}
 }
 
 func (w *walker) emit(e Entry) {

@@ -243,14 +243,13 @@ func paintSame(a, b scenegraph.Paint) bool {
 func paintStrings(ps []scenegraph.Paint) []string {
 	var out []string
 	for _, p := range visiblePaints(ps) {
-		out = append(out, PaintString(p))
+		out = append(out, paintString(p))
 	}
 	return out
 }
 
-// PaintString renders one paint compactly (also used by the route
-// serializers' snapshot line).
-func PaintString(p scenegraph.Paint) string {
+// paintString renders one paint compactly.
+func paintString(p scenegraph.Paint) string {
 	var s string
 	switch p.Type {
 	case scenegraph.PaintSolid:
