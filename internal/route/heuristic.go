@@ -68,7 +68,7 @@ var (
 // SYSTEMIC_TOKEN; structural cue -> MACRO_PROGRAMMATIC; macro cue with no
 // or more than 3 targets -> MACRO_PROGRAMMATIC; 1-6 explicit targets ->
 // MICRO_SPATIAL; more than 6 targets or a global cue -> MACRO_PROGRAMMATIC;
-// otherwise FULL. A one-slide deck turns MACRO_PROGRAMMATIC into
+// otherwise FULL. A one-slide deck turns MACRO_PROGRAMMATIC (and FULL) into
 // MICRO_SPATIAL on slide 0 (App. B.4).
 func Heuristic(instruction string, d *scenegraph.Deck) Decision {
 	if d == nil {
@@ -163,7 +163,9 @@ func cueList(global, systemic, macro, structural, micro, cross bool) string {
 
 // reclassifySingleSlide rewrites MACRO_PROGRAMMATIC to MICRO_SPATIAL on
 // slide 0 for a one-slide deck, keeping reason and needs_image (ACE App.
-// B.4); a one-slide FULL is the same context as MICRO on slide 0.
+// B.4). We also turn a one-slide FULL into MICRO_SPATIAL: the contexts
+// differ only by the theme tokens, and the micro block tells the agent how
+// to read coordinates.
 func reclassifySingleSlide(d Decision, slides int) Decision {
 	if slides == 1 && (d.Mode == Macro || d.Mode == Full) {
 		d.Mode = Micro
