@@ -50,6 +50,11 @@ func ExportDetailed(d *sg.Deck, assets sg.AssetSource) ([]byte, []Warning, error
 	if d == nil {
 		return nil, nil, fmt.Errorf("export: nil deck")
 	}
+	// An invalid deck (NaN geometry, dangling asset refs, cycles) could
+	// only produce a damaged file: refuse it with the validator's report.
+	if err := sg.Validate(d); err != nil {
+		return nil, nil, fmt.Errorf("export %s: %w", d.Name, err)
+	}
 	var orig []byte
 	name := d.Name
 	if d.Source != nil && d.Source.Format == "pptx" && d.Source.Ref != "" && assets != nil {

@@ -202,6 +202,9 @@ func (im *importer) run() error {
 		return err
 	}
 	im.pres = doc.root()
+	if im.pres.local == "presentation" && strings.Contains(im.pres.ns, "purl.oclc.org") {
+		return fmt.Errorf("%s: part %s is Strict Open XML (%s), which is not supported; save the file as a standard PowerPoint Presentation (.pptx)", im.name, im.presPart, im.pres.ns)
+	}
 	if !im.pres.is(nsP, "presentation") {
 		return fmt.Errorf("%s: part %s: root is <%s>, want p:presentation (is this a Word or Excel file?)", im.name, im.presPart, qname(im.pres.prefix, im.pres.local))
 	}

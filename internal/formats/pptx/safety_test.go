@@ -91,6 +91,12 @@ func TestBadPackagesGiveClearErrors(t *testing.T) {
 			}
 			return b, true
 		}, nil), DefaultLimits, []string{"want p:presentation"}},
+		{"strict OOXML", rezip(t, good, func(n string, b []byte) ([]byte, bool) {
+			if n == "ppt/presentation.xml" {
+				return bytes.ReplaceAll(b, []byte(nsP), []byte("http://purl.oclc.org/ooxml/presentationml/main")), true
+			}
+			return b, true
+		}, nil), DefaultLimits, []string{"Strict Open XML"}},
 		{"deep XML", rezip(t, good, func(n string, b []byte) ([]byte, bool) {
 			if n == "ppt/slides/slide1.xml" {
 				return []byte(deep), true
@@ -163,5 +169,13 @@ func TestHyperlinksRecorded(t *testing.T) {
 	t.Logf("career-tips: %d external links, %d slide jumps", urls, jumps)
 	if urls == 0 || jumps == 0 {
 		t.Errorf("want external links and slide jumps, got %d and %d", urls, jumps)
+	}
+}
+
+func TestExportRefusesInvalidDeck(t *testing.T) {
+	d, blobs := deckgen.Generate(deckgen.Options{Slides: 2, Seed: 1})
+	d.Slides[0].Children[0].Size.X = -5
+	if _, err := Export(d, blobs); err == nil || !strings.Contains(err.Error(), "size.x") {
+		t.Errorf("invalid deck exported: %v", err)
 	}
 }
