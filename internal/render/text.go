@@ -287,6 +287,11 @@ func (b *builder) textContent(n *scenegraph.Node) {
 		if para < len(tc.Paragraphs) {
 			p = tc.Paragraphs[para]
 		}
+		if para == 0 {
+			// PowerPoint and LibreOffice put no space before the first
+			// paragraph of a text body.
+			p.SpaceBefore = 0
+		}
 		b.paragraph(n, runes, start, i, p, scale, &counters)
 		start = i + 1
 		para++
