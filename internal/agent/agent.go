@@ -242,16 +242,24 @@ func (a *Agent) run(out *Output, turn int, tc openai.ToolCall, needRead, needIDs
 	if readOnly {
 		*needRead = true
 	}
-	if len(res.Created) > 0 && createsSlide(name) {
-		// A standalone create_slide: the model learns the id only now and
-		// must populate the slide in a follow-up (App. Q.1 rule 8).
+	if len(res.Created) > 0 && createsContainer(name) {
+		// A standalone create_slide (or a new frame, copy or group): the
+		// model learns the new ids only now and must populate or edit them
+		// in a follow-up (App. Q.1 rule 8: create_slide is never the last
+		// step). Inside batch_execute it binds them with "as" instead.
 		*needIDs = true
 	}
 	return string(res.Result), nil
 }
 
-func createsSlide(tool string) bool {
-	return tool == "create_slide" || tool == "duplicate_slide"
+// createsContainer names the tools whose new ids the model typically needs
+// next: new slides and frames to fill, copies and groups to edit.
+func createsContainer(tool string) bool {
+	switch tool {
+	case "create_slide", "duplicate_slide", "create_frame", "clone_node", "group_nodes":
+		return true
+	}
+	return false
 }
 
 func isStale(err error) bool {
