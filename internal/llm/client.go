@@ -75,8 +75,11 @@ type Request struct {
 	// Temperature 0 (the paper's setting) is sent as the smallest positive
 	// float32, because go-openai omits a zero temperature and servers would
 	// then use their default (1.0); every server treats it as greedy.
+	// Reasoning models (o-series, gpt-5) get no temperature: they accept
+	// only their default.
 	Temperature float32
-	// MaxTokens caps the completion (0 = server default).
+	// MaxTokens caps the completion (0 = server default); sent as
+	// max_completion_tokens to reasoning models.
 	MaxTokens int
 	// JSON asks for a JSON object (response_format json_object).
 	JSON bool
@@ -103,11 +106,18 @@ func (c *Client) Chat(ctx context.Context, req Request) (Response, error) {
 	call.Model = model
 	ctx, span := startSpan(ctx, req.Role, req.Purpose, model)
 	oreq := openai.ChatCompletionRequest{
-		Model:       model,
-		Messages:    req.Messages,
-		Tools:       req.Tools,
-		Temperature: max(req.Temperature, math.SmallestNonzeroFloat32),
-		MaxTokens:   req.MaxTokens,
+		Model:    model,
+		Messages: req.Messages,
+		Tools:    req.Tools,
+	}
+	if reasoningModel(model) {
+		// OpenAI's reasoning models (o-series, gpt-5) take
+		// max_completion_tokens and only their default temperature;
+		// go-openai refuses the request otherwise.
+		oreq.MaxCompletionTokens = req.MaxTokens
+	} else {
+		oreq.MaxTokens = req.MaxTokens
+		oreq.Temperature = max(req.Temperature, math.SmallestNonzeroFloat32)
 	}
 	if req.JSON {
 		oreq.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
@@ -258,4 +268,15 @@ func (h headerDoer) Do(req *http.Request) (*http.Response, error) {
 		m.retryAfter = resp.Header.Get("Retry-After")
 	}
 	return resp, err
+}
+
+// reasoningModel mirrors go-openai's check for models that reject
+// max_tokens and a non-default temperature.
+func reasoningModel(model string) bool {
+	for _, p := range []string{"o1", "o3", "o4", "gpt-5"} {
+		if strings.HasPrefix(model, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	openai "github.com/sashabaranov/go-openai"
+
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/llm/llmtest"
 )
@@ -258,5 +260,22 @@ func TestAuthAndModelErrorsNameTheSettingAndAreNotRetried(t *testing.T) {
 	_, call, err = ask(c)
 	if err == nil || !strings.Contains(err.Error(), "ACE_AGENT_MODEL") || !strings.Contains(err.Error(), "does not exist") || len(call.Attempts) != 1 {
 		t.Fatalf("404: %v, %d attempts", err, len(call.Attempts))
+	}
+}
+
+func TestReasoningModelsGetMaxCompletionTokensAndNoTemperature(t *testing.T) {
+	srv := llmtest.Load(t, scriptPath(t, "llm-reasoning-model.yaml"))
+	c := client(t, srv.Config("gpt-5-mini", ""))
+	resp, err := c.Chat(context.Background(), llm.Request{Role: llm.RoleAgent, MaxTokens: 16384,
+		Messages: []openai.ChatCompletionMessage{{Role: "user", Content: "hi"}}})
+	if err != nil {
+		t.Fatalf("a gpt-5 request must pass go-openai's checks: %v", err)
+	}
+	body := string(srv.Requests()[0].Body)
+	if !strings.Contains(body, `"max_completion_tokens":16384`) || strings.Contains(body, `"max_tokens"`) || strings.Contains(body, `"temperature"`) {
+		t.Fatalf("body %s", body)
+	}
+	if want := (1000*0.25 + 400*2.0) / 1e6; math.Abs(resp.Call.CostUSD-want) > 1e-12 {
+		t.Fatalf("cost %v want %v", resp.Call.CostUSD, want)
 	}
 }
