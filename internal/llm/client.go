@@ -247,6 +247,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 // respMeta carries what the transport saw of the last HTTP response.
 type respMeta struct {
+	sent       bool // the request reached the transport
 	status     int
 	retryAfter string
 }
@@ -262,8 +263,12 @@ func withMeta(ctx context.Context, m *respMeta) context.Context {
 type headerDoer struct{ inner *http.Client }
 
 func (h headerDoer) Do(req *http.Request) (*http.Response, error) {
+	m, ok := req.Context().Value(metaKey{}).(*respMeta)
+	if ok {
+		m.sent = true
+	}
 	resp, err := h.inner.Do(req)
-	if m, ok := req.Context().Value(metaKey{}).(*respMeta); ok && resp != nil {
+	if ok && resp != nil {
 		m.status = resp.StatusCode
 		m.retryAfter = resp.Header.Get("Retry-After")
 	}

@@ -279,3 +279,14 @@ func TestReasoningModelsGetMaxCompletionTokensAndNoTemperature(t *testing.T) {
 		t.Fatalf("cost %v want %v", resp.Call.CostUSD, want)
 	}
 }
+
+func TestARequestRefusedBeforeSendingIsNotRetried(t *testing.T) {
+	srv := llmtest.Load(t, scriptPath(t, "llm-usage.yaml"))
+	c := client(t, srv.Config("gpt-4.1", ""))
+	// go-openai refuses Content and MultiContent together, before any HTTP.
+	_, err := c.Chat(context.Background(), llm.Request{Role: llm.RoleAgent, Messages: []openai.ChatCompletionMessage{{
+		Role: "user", Content: "x", MultiContent: []openai.ChatMessagePart{{Type: "text", Text: "y"}}}}})
+	if err == nil || !strings.Contains(err.Error(), "not sent") || len(srv.Requests()) != 0 {
+		t.Fatalf("want an unretried 'not sent' error, got %v (%d requests)", err, len(srv.Requests()))
+	}
+}

@@ -64,6 +64,12 @@ func classify(parent context.Context, err error, meta *respMeta) verdict {
 		v.err = fmt.Errorf("%w (check the model name in ACE_AGENT_MODEL / ACE_JUDGE_MODEL / ACE_ROUTER_MODEL and that OPENAI_BASE_URL ends in /v1)", err)
 		return v
 	}
+	if meta != nil && !meta.sent {
+		// Refused before any HTTP exchange (go-openai's own request
+		// checks): sending it again cannot help.
+		v.err = fmt.Errorf("request not sent: %w", err)
+		return v
+	}
 	if parent.Err() != nil { // the caller gave up: never retry
 		v.err = parent.Err()
 		return v
