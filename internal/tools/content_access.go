@@ -163,6 +163,19 @@ func contentAccessTools() []Tool {
 							return true
 						}
 						bg := e.backgroundOf(n)
+						if !hasOwnFill(n) {
+							// What is painted behind the text, not only its
+							// ancestors: text boxes usually sit on shapes
+							// that are their siblings.
+							if slide := e.Index().Slide(n.ID); slide != nil {
+								r := e.Index().AbsoluteBounds(n.ID)
+								c, known := e.paintedBehind(slide, sg.Vector{X: r.X + r.Width/2, Y: r.Y + r.Height/2}, n)
+								if !known {
+									return true // text over a picture
+								}
+								bg = c
+							}
+						}
 						hit := false
 						check := func(fills []sg.Paint) []sg.Paint {
 							fg, ok := firstSolid(fills)
@@ -198,6 +211,15 @@ func contentAccessTools() []Tool {
 				return res, nil
 			}),
 	}
+}
+
+// hasOwnFill reports a shape or cell that paints its own background.
+func hasOwnFill(n *sg.Node) bool {
+	if n.Type == sg.TypeText {
+		return false
+	}
+	_, ok := paintColor(n.Fills)
+	return ok
 }
 
 // backgroundOf is the colour behind a text: the node's own fill when it is

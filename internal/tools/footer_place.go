@@ -17,7 +17,7 @@ func footerSize(deckHeight float64) float64 {
 // footerSlot finds where a footer line of the given text and size can sit
 // on slide s without covering anything a reader reads: the bottom band of
 // the slide, inside a safe margin, in the free horizontal gap closest to the
-// slide's centre. It tries the lowest band first and moves up at most 10%
+// slide's centre, on one line or, in a narrower gap, wrapped on two. It tries the lowest band first and moves up at most 10%
 // of the slide height (still a footer). Elements covering half the slide or
 // more are backgrounds and do not block it, as in the renderer's overlap
 // rule. Where painted has the renderer's bounds of a node (Options.Measure),
@@ -52,10 +52,20 @@ func (e *Env) footerSlot(s *sg.Node, text string, size float64, painted map[stri
 			return true
 		})
 	}
-	for y := H - margin - h; y >= H*0.9-h; y -= h / 2 {
-		band := sg.Rect{X: margin, Y: y, Width: W - 2*margin, Height: h}
-		if x, fits := freeGap(band, obstacles, want); fits {
-			return sg.Rect{X: x, Y: y, Width: want, Height: h}, true
+	// One line if it fits; else the same text wrapped on two lines in half
+	// the width (a narrow free corner beside a picture or a long body).
+	for _, lines := range []float64{1, 2} {
+		w := want
+		bh := h
+		if lines == 2 {
+			w = math.Ceil(want/2 + 2*size)
+			bh = math.Ceil(size * 1.25 * 2 * 1.1)
+		}
+		for y := H - margin - bh; y >= H*0.9-bh; y -= h / 2 {
+			band := sg.Rect{X: margin, Y: y, Width: W - 2*margin, Height: bh}
+			if x, fits := freeGap(band, obstacles, w); fits {
+				return sg.Rect{X: x, Y: y, Width: w, Height: bh}, true
+			}
 		}
 	}
 	return sg.Rect{}, false
@@ -105,30 +115,44 @@ func freeGap(band sg.Rect, obstacles []sg.Rect, want float64) (float64, bool) {
 	return best, found
 }
 
-// backgroundAt returns the colour painted under point p of slide s: the
-// topmost visible node with a solid fill that contains p, else the slide's
-// own fill, else white.
-func (e *Env) backgroundAt(s *sg.Node, p sg.Vector) sg.Color {
-	bg := sg.MustHex("#FFFFFF")
-	if c, ok := paintColor(s.Fills); ok {
-		bg = c
+// paintedBehind returns the colour painted under point p of slide s by the
+// nodes drawn before stop (all nodes when stop is nil): the topmost visible
+// node whose box contains p and that has a solid or gradient fill, else the
+// slide's own fill, else white. known is false when the topmost thing under
+// p is a picture, whose colour a static look cannot tell (the renderer
+// skips contrast there too).
+func (e *Env) paintedBehind(s *sg.Node, p sg.Vector, stop *sg.Node) (c sg.Color, known bool) {
+	c, known = sg.MustHex("#FFFFFF"), true
+	if col, ok := paintColor(s.Fills); ok {
+		c = col
 	}
 	ix := e.Index()
-	for _, c := range s.Children {
-		c.Walk(func(n, _ *sg.Node, _ int) bool {
+	done := false
+	for _, ch := range s.Children {
+		ch.Walk(func(n, _ *sg.Node, _ int) bool {
+			if done || n == stop {
+				done = true
+				return false
+			}
 			if !n.IsVisible() {
 				return false
 			}
 			r := ix.AbsoluteBounds(n.ID)
-			if p.X >= r.X && p.X <= r.Right() && p.Y >= r.Y && p.Y <= r.Bottom() {
-				if col, ok := paintColor(n.Fills); ok {
-					bg = col
-				}
+			if p.X < r.X || p.X > r.Right() || p.Y < r.Y || p.Y > r.Bottom() {
+				return true
+			}
+			if n.Type == sg.TypeImage || imagePaint(n) != nil {
+				known = false
+			} else if col, ok := paintColor(n.Fills); ok {
+				c, known = col, true
 			}
 			return true
 		})
+		if done {
+			break
+		}
 	}
-	return bg
+	return c, known
 }
 
 // readableOn picks a dark or a light grey, whichever contrasts more with bg

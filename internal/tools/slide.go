@@ -62,6 +62,9 @@ type slidePropsArgs struct {
 	Hidden  *bool   `json:"hidden,omitempty" desc:"Hide the slide in the slide show."`
 	Notes   *string `json:"notes,omitempty" desc:"Speaker notes."`
 	Layout  *string `json:"layout,omitempty"`
+	// MatchSlideID applies a template slide's look (ACE Q.1: match the
+	// deck's existing styling).
+	MatchSlideID string `json:"matchSlideId,omitempty" desc:"Restyle this slide like that one (a template or master-like slide): its background, and the position, size and text style of placeholders with the same role (title, body, footer, slide number)."`
 }
 
 type sectionsArgs struct {
@@ -435,7 +438,7 @@ func slideTools() []Tool {
 				return res, nil
 			}),
 		def(ModuleSlide, "set_slide_properties", false,
-			"Set a slide's name, speaker notes, layout name, or hide it from the slide show.",
+			"Set a slide's name, speaker notes, layout name, or hide it from the slide show; with matchSlideId restyle it like another slide (background, and placement and text style of its title, body and footer placeholders), as applying a layout or master would.",
 			func(e *Env, a *slidePropsArgs) (Result, error) {
 				s, err := e.slide(a.SlideID)
 				if err != nil {
@@ -456,10 +459,22 @@ func slideTools() []Tool {
 				if a.Layout != nil {
 					s.Slide.Layout = *a.Layout
 				}
+				res := changed(s.ID)
+				if a.MatchSlideID != "" {
+					t, err := e.slide(a.MatchSlideID)
+					if err != nil {
+						return Result{}, fmt.Errorf("matchSlideId: %w", err)
+					}
+					ids, err := matchSlide(s, t)
+					if err != nil {
+						return Result{}, err
+					}
+					res.Changed = append(res.Changed, ids...)
+				}
 				if *s.Slide == (sg.SlideProps{}) {
 					s.Slide = nil
 				}
-				return changed(s.ID), nil
+				return res, nil
 			}),
 		def(ModuleSlide, "set_sections", false,
 			"Replace the deck's sections (named runs of slides, as in PowerPoint's section manager): the full list in order, each with its slide ids. [] removes all sections.",
@@ -554,7 +569,8 @@ func slideTools() []Tool {
 								box = free
 							}
 						}
-						col := readableOn(e.backgroundAt(s, sg.Vector{X: box.X + box.Width/2, Y: box.Y + box.Height/2}))
+						bg, _ := e.paintedBehind(s, sg.Vector{X: box.X + box.Width/2, Y: box.Y + box.Height/2}, nil)
+						col := readableOn(bg)
 						if fixed != nil {
 							col = *fixed
 						}
@@ -680,4 +696,55 @@ func (e *Env) wireframe(s *sg.Node, scale float64) string {
 	})
 	b.WriteString(`</svg>`)
 	return b.String()
+}
+
+// roleGroup folds placeholder roles that play the same part.
+func roleGroup(r string) string {
+	switch r {
+	case "ctrTitle", "title":
+		return "title"
+	case "subTitle", "body", "obj":
+		return "body"
+	}
+	return r
+}
+
+// matchSlide copies t's background and, for every placeholder of s whose
+// role t also has, t's placement and base text style (typeface per script,
+// size, weight, colour, alignment). Text stays.
+func matchSlide(s, t *sg.Node) ([]string, error) {
+	if s == t {
+		return nil, nil
+	}
+	s.Fills = clonePaintsOf(t.Fills)
+	byRole := map[string]*sg.Node{}
+	for _, c := range t.Children {
+		if r := roleGroup(placeholderRole(c)); r != "" && byRole[r] == nil {
+			byRole[r] = c
+		}
+	}
+	var ids []string
+	for _, c := range s.Children {
+		src := byRole[roleGroup(placeholderRole(c))]
+		if src == nil || roleGroup(placeholderRole(c)) == "" {
+			continue
+		}
+		c.Transform, c.Size = src.Transform, src.Size
+		if src.Style != nil && c.Type.CanHoldText() {
+			st := *src.Style
+			patch := sg.TypeStyle{FontFamily: st.FontFamily, FontFamilyEastAsian: st.FontFamilyEastAsian, FontFamilyComplex: st.FontFamilyComplex,
+				FontSize: st.FontSize, FontWeight: st.FontWeight, Italic: st.Italic, Fills: clonePaintsOf(st.Fills), TextAlignHorizontal: st.TextAlignHorizontal}
+			if patch.FontFamily != "" && patch.FontFamilyEastAsian == "" {
+				ea, _ := hasScript(c.Characters)
+				if ea {
+					patch.FontFamilyEastAsian = patch.FontFamily
+				}
+			}
+			if err := styleText(c, textRange{}, patch, nil); err != nil {
+				return nil, err
+			}
+		}
+		ids = append(ids, c.ID)
+	}
+	return ids, nil
 }
