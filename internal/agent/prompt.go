@@ -3,15 +3,17 @@ package agent
 import (
 	"fmt"
 	"strings"
+
+	"github.com/acecanvas/ace/internal/route"
 )
 
 // Context modes, as named by the CARE router (internal/route).
 const (
-	ModeMicro    = "MICRO_SPATIAL"
-	ModeMacro    = "MACRO_PROGRAMMATIC"
-	ModeSystemic = "SYSTEMIC_TOKEN"
-	ModeFull     = "FULL"
-	ModeOff      = "OFF"
+	ModeMicro    = string(route.Micro)
+	ModeMacro    = string(route.Macro)
+	ModeSystemic = string(route.Systemic)
+	ModeFull     = string(route.Full)
+	ModeOff      = string(route.Off)
 )
 
 const systemHeader = `# Role
@@ -47,34 +49,30 @@ const sceneGraphPrimer = `# Scene-graph primer
 - The deck is an ordered list of slides. Each slide is a tree of nodes; every node has a stable id (for example "s3" or "s3/12"), a type (FRAME, GROUP, TEXT, RECTANGLE, ELLIPSE, LINE, VECTOR, IMAGE, TABLE, CHART, ...) and a name.
 - New content goes under a slide or a frame: parentId is a slide id or a container id.
 - Units are CSS pixels; a 16:9 slide is 1280 x 720 px unless the deck says otherwise. Colours are hex (#RRGGBB).
-- A node's position is relative to its PARENT (0,0 is the parent's top-left corner), as in relativeTransform [[a,b,tx],[c,d,ty]]; move_node takes parent-relative x/y. Absolute bounds, where shown, are for reasoning about overlap only.
+- A node's position is relative to its PARENT (0,0 is the parent's top-left corner), as in relativeTransform [[a,b,tx],[c,d,ty]]; move_node takes parent-relative x/y and resize_node sets width and height. Absolute bounds, where shown, are for reasoning about overlap only.
 - Auto-layout frames (layoutMode HORIZONTAL or VERTICAL) place their children themselves: padding, itemSpacing and alignment decide positions, and a child's sizing is FIXED, HUG or FILL per axis. To add a card to a row, insert it into the frame; do not compute per-child coordinates.
 - Text nodes carry characters, a base style (fontFamily, fontSize px, fontWeight, colour, alignment) and per-range style overrides; style a word with set_text_range_style rather than splitting the text.
 - Tables and charts are real nodes (TABLE with cells, CHART with series); use the table_* and chart tools for them.
 - Slide order is the order of the slide list, not x/y. Use reorder_slides to change it.
 - Match the deck: new slides and elements copy fonts, sizes, colours and decorations from comparable existing slides; do not default to black on white unless the deck does. Recolour with replace_color (exact source and target hex). Do not restyle anything the instruction does not ask for.`
 
-var modeBlocks = map[string]string{
-	ModeMicro: `# Context mode: targeted slides
-- The user message gives the full scene graph of the target slide(s) only; other slides appear as id and name.
-- Every node already exists in the deck; refer to it by id.
-- Positions are parent-relative (relativeTransform tx/ty); derive move_node x/y from them, not from absolute bounds. Resize with resize_node.`,
-	ModeMacro: `# Context mode: deck skeleton
-- The user message gives a skeleton of the whole deck: ids, types, names and text; colours and other styling are left out.
-- Target slides also list bounds [x, y, width, height] in slide coordinates, for reasoning about layout and overlap.
-- Find every node the instruction applies to in the skeleton and issue a call for each one (or one batch_execute for all).
-- Every node already exists in the deck; refer to it by id.`,
-	ModeSystemic: `# Context mode: design tokens
-- The user message summarises the deck's colours and fonts and where each is used, slide by slide.
-- Prefer whole-deck tools: replace_color for a colour change everywhere, set_text_font or theme tools for fonts; set_fill_color only for single nodes.
-- Target by colour value or font family rather than listing nodes one by one where a tool allows it.
-- Every node already exists in the deck; refer to it by id.`,
-	ModeFull: `# Context mode: full deck
-- The user message gives the complete scene graph of every slide with all ids, types and properties.
-- You already have every id; go straight to the edits without read tools.`,
-	ModeOff: `# Context mode: none supplied
-- No deck structure is given. Discover what you need: get_all_slides for slide ids, get_node_info_by_types or get_text_node_info for details, export_slide_image only when the look matters.
-- Read only what the instruction needs, then edit.`,
+// offBlock replaces route.ModeBlock for OFF, whose text carries the slide
+// count: the count belongs in the user message, after the stable prefix.
+const offBlock = `Context mode: OFF (no context supplied).
+No deck structure is given; the deck is loaded and every id is valid. Discover what you need: get_all_slides for slide ids, get_node_info_by_types, get_text_node_info or scan_text_nodes for details, export_slide_image only when the look matters.
+Read only what the instruction needs, then edit.`
+
+// modeBlock is the CARE router's own description of its context (it
+// explains the serializer's short keys, so it lives next to the
+// serializer in internal/route).
+func modeBlock(mode string) string {
+	switch route.Mode(mode) {
+	case route.Micro, route.Macro, route.Systemic, route.Full:
+		return route.ModeBlock(route.Mode(mode), 0)
+	case route.Off:
+		return offBlock
+	}
+	return route.ModeBlock(route.Full, 0)
 }
 
 // Prefix is the byte-stable start of every agent request for a context mode:
@@ -82,11 +80,7 @@ var modeBlocks = map[string]string{
 // unknown mode gets the FULL block. It contains nothing deck- or
 // task-specific, so provider prompt caches can serve it (ACE App. Q.1).
 func Prefix(mode string) string {
-	block, ok := modeBlocks[mode]
-	if !ok {
-		block = modeBlocks[ModeFull]
-	}
-	return systemHeader + "\n\n" + toolRules + "\n\n" + sceneGraphPrimer + "\n\n" + block
+	return systemHeader + "\n\n" + toolRules + "\n\n" + sceneGraphPrimer + "\n\n# Context mode\n" + modeBlock(mode)
 }
 
 // UserMessage is the task-specific part: the deck's size, the routed
