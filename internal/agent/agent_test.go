@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/acecanvas/ace/internal/deckgen"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/llm/llmtest"
+	"github.com/acecanvas/ace/internal/route"
 	"github.com/acecanvas/ace/internal/scenegraph"
 	"github.com/acecanvas/ace/internal/tools"
 )
@@ -200,5 +202,28 @@ steps:
 	asst, tool := msgs[len(msgs)-2], msgs[len(msgs)-1]
 	if out.Turns != 2 || asst.ToolCalls[0].ID == "" || tool.ToolCallID != asst.ToolCalls[0].ID {
 		t.Fatalf("ids: call %q result %q", asst.ToolCalls[0].ID, tool.ToolCallID)
+	}
+}
+
+// OpenAI's prompt cache serves only prefixes of at least 1,024 tokens; the
+// stable part (tools first, then the system message) must clear that.
+func TestStablePrefixIsCacheable(t *testing.T) {
+	b, err := json.Marshal(agent.NewRegistry(tools.Options{}).Functions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	toolsTok, err := route.CountTokens(string(b), "o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{agent.ModeMicro, agent.ModeMacro, agent.ModeSystemic, agent.ModeFull, agent.ModeOff} {
+		sys, err := route.CountTokens(agent.Prefix(m), "o200k_base")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sys+toolsTok < 1024 {
+			t.Errorf("%s: stable prefix is %d tokens, below the 1,024 a provider caches", m, sys+toolsTok)
+		}
+		t.Logf("%s: system %d tokens + tools %d tokens (o200k)", m, sys, toolsTok)
 	}
 }
