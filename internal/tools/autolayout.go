@@ -29,11 +29,20 @@ func (e *Env) relayout(ids []string) []string {
 	}
 	ix := e.Index()
 	var roots []*sg.Node
+	var moved []string
 	seen := map[*sg.Node]bool{}
 	for _, id := range ids {
 		n := ix.Node(id)
 		if n == nil {
 			continue
+		}
+		if n.Type == sg.TypeText && !n.HasAutoLayout() {
+			// a hugging text box follows its new characters or font
+			before := n.Size
+			measureText(n)
+			if n.Size != before {
+				moved = append(moved, n.ID)
+			}
 		}
 		var top *sg.Node
 		if n.HasAutoLayout() {
@@ -47,7 +56,6 @@ func (e *Env) relayout(ids []string) []string {
 			roots = append(roots, top)
 		}
 	}
-	var moved []string
 	for _, r := range roots {
 		moved = append(moved, layoutTree(r)...)
 	}

@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	sg "github.com/acecanvas/ace/internal/scenegraph"
 )
@@ -88,28 +89,37 @@ func contentThemeTools() []Tool {
 				if a.Heading == "" && a.Body == "" && a.HeadingEastAsian == "" && a.BodyEastAsian == "" {
 					return Result{}, fmt.Errorf("give heading and/or body")
 				}
-				swap := map[string]string{}
-				set := func(dst *string, v string) {
+				// Old face -> new face, for headings and for body text. A deck
+				// whose heading and body fonts were the same face is told
+				// apart by placeholder role (titles are headings).
+				heading, body := map[string]string{}, map[string]string{}
+				set := func(dst *string, v string, m map[string]string) {
 					if v == "" {
 						return
 					}
-					if *dst != "" && *dst != v {
-						swap[*dst] = v
+					if *dst != "" {
+						m[*dst] = v
 					}
 					*dst = v
 				}
-				set(&f.Major.Latin, a.Heading)
-				set(&f.Minor.Latin, a.Body)
-				set(&f.Major.EastAsian, a.HeadingEastAsian)
-				set(&f.Minor.EastAsian, a.BodyEastAsian)
+				set(&f.Major.Latin, a.Heading, heading)
+				set(&f.Minor.Latin, a.Body, body)
+				set(&f.Major.EastAsian, a.HeadingEastAsian, heading)
+				set(&f.Minor.EastAsian, a.BodyEastAsian, body)
 				res := Result{}
 				if a.ApplyToText != nil && !*a.ApplyToText {
 					return res, nil
 				}
-				re := func(st *sg.TypeStyle) bool {
+				re := func(st *sg.TypeStyle, isHeading bool) bool {
 					hit := false
 					for _, p := range []*string{&st.FontFamily, &st.FontFamilyEastAsian, &st.FontFamilyComplex} {
-						if v, ok := swap[*p]; ok {
+						h, inH := heading[*p]
+						b, inB := body[*p]
+						v, ok := b, inB
+						if inH && (isHeading || !inB) {
+							v, ok = h, true
+						}
+						if ok && v != *p {
 							*p = v
 							hit = true
 						}
@@ -117,17 +127,18 @@ func contentThemeTools() []Tool {
 					return hit
 				}
 				for k, st := range e.Deck.Tokens.TextStyles {
-					if re(&st) {
+					if re(&st, k == "title" || k == "heading" || strings.HasPrefix(k, "h")) {
 						e.Deck.Tokens.TextStyles[k] = st
 					}
 				}
 				e.Deck.Walk(func(n, _ *sg.Node, _ int) bool {
+					isHeading := n.Placeholder != nil && (n.Placeholder.Role == "title" || n.Placeholder.Role == "ctrTitle")
 					hit := false
 					if n.Style != nil {
-						hit = re(n.Style)
+						hit = re(n.Style, isHeading)
 					}
 					for k, o := range n.StyleOverrideTable {
-						if re(&o) {
+						if re(&o, isHeading) {
 							n.StyleOverrideTable[k] = o
 							hit = true
 						}

@@ -255,3 +255,36 @@ func TestOpenAIFunctionsCarryEverySchema(t *testing.T) {
 		}
 	}
 }
+
+func TestHuggingTextFollowsItsContent(t *testing.T) {
+	d := fixture(t)
+	out, res := apply(t, d, Options{}, call("create_text", map[string]any{"parentId": "slide-13", "text": "Hi", "fontSize": 20}))
+	id := res[0].Created[0]
+	w0 := nodeIn(t, out, id).Size.X
+	out, _ = apply(t, out, Options{}, call("set_text_content", map[string]any{"nodeId": id, "text": "Hello there, everyone"}))
+	if w1 := nodeIn(t, out, id).Size.X; w1 <= w0 {
+		t.Errorf("hugging text did not grow: %v -> %v", w0, w1)
+	}
+}
+
+func TestAnImportedDeckWithProblemsStillAcceptsEdits(t *testing.T) {
+	d := fixture(t)
+	// a problem the deck arrived with: a section naming a missing slide
+	d.Sections = []sg.Section{{Name: "Old", SlideIDs: []string{"slide-99"}}}
+	if sg.Validate(d) == nil {
+		t.Fatal("setup: deck should be invalid")
+	}
+	out, _, err := Apply(d, []Call{call("rename_node", map[string]any{"nodeId": "slide-1", "name": "Cover"})}, Options{})
+	if err != nil || out.Slides[0].Name != "Cover" {
+		t.Fatalf("edit refused because of an old problem: %v", err)
+	}
+	// but an edit that adds a problem is refused and blamed
+	_, _, err = Apply(d, []Call{
+		call("rename_node", map[string]any{"nodeId": "slide-1", "name": "Cover"}),
+		call("import_json", map[string]any{"parentId": "slide-2", "nodes": map[string]any{"id": "x", "type": "IMAGE", "relativeTransform": [][]float64{{1, 0, 0}, {0, 1, 0}}, "size": map[string]float64{"x": 1, "y": 1}}}),
+	}, Options{})
+	var be *BatchError
+	if !errors.As(err, &be) || be.Index != 1 {
+		t.Errorf("want the import blamed, got %v", err)
+	}
+}
