@@ -288,3 +288,33 @@ func TestAnImportedDeckWithProblemsStillAcceptsEdits(t *testing.T) {
 		t.Errorf("want the import blamed, got %v", err)
 	}
 }
+
+func TestFocusSlideDecidesWhereCreatesLand(t *testing.T) {
+	d := fixture(t)
+	out, res := apply(t, d, Options{},
+		call("focus_slide", map[string]any{"slideId": "slide-13"}),
+		call("create_text", map[string]any{"text": "here", "width": 100}))
+	if p := sg.NewIndex(out).Parent(res[1].Created[0]); p.ID != "slide-13" {
+		t.Errorf("landed on %s", p.ID)
+	}
+	out, res = apply(t, d, Options{Focus: "slide-3"}, call("create_text", map[string]any{"text": "there", "width": 100}))
+	if p := sg.NewIndex(out).Parent(res[0].Created[0]); p.ID != "slide-3" {
+		t.Errorf("Options.Focus ignored: landed on %s", p.ID)
+	}
+}
+
+func TestMatchSlideCopiesTemplateLook(t *testing.T) {
+	d := fixture(t)
+	// slide 13 (section header) restyled like slide 2 (content slide)
+	out, _ := apply(t, d, Options{}, call("set_slide_properties", map[string]any{"slideId": "slide-13", "matchSlideId": "slide-2"}))
+	src, dst := named(t, d, 1, "Title"), named(t, out, 12, "Title")
+	if dst.Transform != src.Transform || dst.Size != src.Size || dst.Style.FontSize != src.Style.FontSize || hexOf(dst.Style.Fills) != hexOf(src.Style.Fills) {
+		t.Errorf("title not restyled: %v %v %v", dst.Transform, dst.Style.FontSize, hexOf(dst.Style.Fills))
+	}
+	if dst.Characters != named(t, d, 12, "Title").Characters {
+		t.Error("text changed")
+	}
+	if hexOf(out.Slides[12].Fills) != hexOf(d.Slides[1].Fills) {
+		t.Error("background not copied")
+	}
+}
