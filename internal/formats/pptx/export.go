@@ -447,7 +447,9 @@ func (ex *exporter) newSlide(s *sg.Node, part string) error {
 	}
 	b.WriteString(`<p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="0" cy="0"/><a:chOff x="0" y="0"/><a:chExt cx="0" cy="0"/></a:xfrm></p:grpSpPr>`)
 	for _, c := range s.Children {
-		b.WriteString(w.shapeXML(c, slideMap))
+		if !inheritedNode(c, "") {
+			b.WriteString(w.shapeXML(c, slideMap))
+		}
 	}
 	b.WriteString(`</p:spTree></p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:sld>`)
 	if s.Slide != nil && s.Slide.Notes != "" {

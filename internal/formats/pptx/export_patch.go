@@ -144,6 +144,9 @@ func (ex *exporter) patchTree(si *slideInfo, w *writer, container *xnode, kids [
 	}
 	var seq []*xnode
 	for _, n := range kids {
+		if inheritedNode(n, si.part) {
+			continue // drawn by the layout or master, never written here
+		}
 		info := ex.im.shapes[n.ID]
 		if info != nil && info.slide == si && info.parent == container && info.kind != "tc" && !used[info.elem] && n.Source != nil && n.Source.Format == "pptx" {
 			used[info.elem] = true
@@ -856,4 +859,13 @@ func (ex *exporter) notes(si *slideInfo, s *sg.Node) {
 	body.dirty = true
 	fixDirty(doc)
 	ex.out.put(si.notes, doc.bytes())
+}
+
+// inheritedNode reports a node imported from a layout or master
+// (Options.Inherited) rather than from the slide itself.
+func inheritedNode(n *sg.Node, slidePart string) bool {
+	if n.Source == nil || n.Source.Format != "pptx" || n.Source.Part == slidePart {
+		return false
+	}
+	return strings.HasPrefix(n.Source.Part, "ppt/slideLayouts/") || strings.HasPrefix(n.Source.Part, "ppt/slideMasters/")
 }

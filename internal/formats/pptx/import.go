@@ -40,10 +40,29 @@ func Import(data []byte, name string) (*sg.Deck, sg.Blobs, error) {
 // required part ([Content_Types].xml, the presentation, a slide's layout),
 // invalid XML, or a limit exceeded.
 func ImportDetailed(data []byte, name string, lim Limits) (*sg.Deck, sg.Blobs, []Warning, error) {
-	im, err := newImporter(data, name, lim)
+	return ImportWithOptions(data, name, Options{Limits: lim})
+}
+
+// Options tune ImportWithOptions.
+type Options struct {
+	Limits Limits // zero value: DefaultLimits
+	// Inherited adds the shapes a slide shows from its layout and master
+	// (logos, rules, background art; never placeholders) as locked nodes at
+	// the back of the slide, with ids "s<N>/master/<id>" and
+	// "s<N>/layout/<id>" and Source.Part naming the layout or master part.
+	// They are for rendering: Export never writes them into the slide (they
+	// stay in the layout), so deleting or moving them has no effect.
+	// p:sld/@showMasterSp and p:sldLayout/@showMasterSp are honoured.
+	Inherited bool
+}
+
+// ImportWithOptions is ImportDetailed with options.
+func ImportWithOptions(data []byte, name string, o Options) (*sg.Deck, sg.Blobs, []Warning, error) {
+	im, err := newImporter(data, name, o.Limits)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	im.inherited = o.Inherited
 	if err := im.run(); err != nil {
 		return nil, nil, nil, err
 	}
@@ -71,6 +90,8 @@ type importer struct {
 	// only, when set, names the slide parts to import in full; the others
 	// get a stub (export needs nothing of a slide it copies unchanged).
 	only map[string]bool
+	// inherited: add layout and master decoration shapes to slides.
+	inherited bool
 }
 
 type master struct {
@@ -544,7 +565,42 @@ func (im *importer) slide(part string, index int) (*slideInfo, error) {
 	ctx := &shapeCtx{im: im, si: si, part: part, cc: si.cc, ids: map[string]int{}}
 	n.Children = ctx.tree(si.spTree, slideMap, id)
 	si.maxID = ctx.maxID
+	if im.inherited && root.av("showMasterSp") != "0" {
+		var deco []*sg.Node
+		if lay.doc.root().av("showMasterSp") != "0" {
+			deco = append(deco, im.decorations(si, lay.m.part, lay.m.doc, "master")...)
+		}
+		deco = append(deco, im.decorations(si, lay.part, lay.doc, "layout")...)
+		n.Children = append(deco, n.Children...)
+	}
 	return si, nil
+}
+
+// decorations imports the non-placeholder shapes of a layout or master as
+// locked nodes of a slide (see Options.Inherited).
+func (im *importer) decorations(si *slideInfo, part string, doc *xnode, kind string) []*sg.Node {
+	tree := doc.root().path(nsP, "cSld", "spTree")
+	shown := &xnode{kind: kElem}
+	for _, k := range tree.kids {
+		if k.kind == kElem && shapeTags[k.local] && phOf(k) == nil {
+			shown.kids = append(shown.kids, k)
+		}
+	}
+	if len(shown.kids) == 0 {
+		return nil
+	}
+	rels, err := im.p.relsOf(part)
+	if err != nil {
+		im.warn(part, "decorations skipped: %v", err)
+		return nil
+	}
+	owner := &slideInfo{part: part, rels: rels, lay: si.lay, cc: si.cc}
+	ctx := &shapeCtx{im: im, si: owner, part: part, cc: si.cc, ids: map[string]int{}}
+	nodes := ctx.tree(shown, slideMap, si.node.ID+"/"+kind)
+	for _, n := range nodes {
+		n.Walk(func(c, _ *sg.Node, _ int) bool { c.Locked = true; return true })
+	}
+	return nodes
 }
 
 // transition reads p:transition (directly or inside mc:AlternateContent's
