@@ -280,6 +280,14 @@ func (p *Pool) release(t *tab, broken bool) {
 		t.close()
 		nt, err := p.startTab(context.Background())
 		p.mu.Lock()
+		if p.closed {
+			// Close ran while the replacement started: do not leak it.
+			p.mu.Unlock()
+			if err == nil {
+				nt.close()
+			}
+			return
+		}
 		for i, x := range p.tabs {
 			if x == t {
 				if err == nil {
