@@ -114,10 +114,13 @@ var funcs = template.FuncMap{
 	},
 	"pct": func(f float64) string { return fmt.Sprintf("%.1f%%", f*100) },
 	"outcomeClass": func(o string) string {
+		// The runner's outcomes: applied (recipe), stopped (IF >= tau),
+		// no_judge (gate only) are goals met; budget, gate_blocked and
+		// expectation_failed ran but fell short; failed and canceled did not run.
 		switch o {
-		case "succeeded", "unchanged":
+		case "succeeded", "unchanged", "applied", "stopped", "no_judge", "ok", "done":
 			return "ok"
-		case "expectation_failed", "gate_blocked":
+		case "expectation_failed", "gate_blocked", "budget", "interrupted", "pending":
 			return "warn"
 		}
 		return "bad"
