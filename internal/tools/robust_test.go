@@ -318,3 +318,42 @@ func TestMatchSlideCopiesTemplateLook(t *testing.T) {
 		t.Error("background not copied")
 	}
 }
+
+// TestApplyIsSafeForConcurrentUse: activities apply batches to the same
+// snapshot from several goroutines; run with -race.
+func TestApplyIsSafeForConcurrentUse(t *testing.T) {
+	d := fixture(t)
+	before := encode(t, d)
+	calls := []Call{
+		call("clone_node", map[string]any{"nodeId": named(t, d, 3, "Card").ID}),
+		call("set_text_font", map[string]any{"nodeId": named(t, d, 1, "Title").ID, "fontFamily": "Inter"}),
+		call("replace_color", map[string]any{"from": "#0B6E4F", "to": "#000000"}),
+	}
+	done := make(chan []byte, 6)
+	for i := 0; i < 6; i++ {
+		go func() {
+			out, _, err := Apply(d, calls, Options{})
+			if err != nil {
+				done <- nil
+				return
+			}
+			b, _ := sg.Encode(out)
+			done <- b
+		}()
+	}
+	var first []byte
+	for i := 0; i < 6; i++ {
+		b := <-done
+		if b == nil {
+			t.Fatal("apply failed")
+		}
+		if first == nil {
+			first = b
+		} else if !bytes.Equal(first, b) {
+			t.Error("concurrent applies gave different decks")
+		}
+	}
+	if !bytes.Equal(before, encode(t, d)) {
+		t.Error("input changed")
+	}
+}
