@@ -38,16 +38,21 @@ func decksDir(t testing.TB) string {
 }
 
 func realDeck(t testing.TB, name string) *sg.Deck {
+	d, _ := realDeckBlobs(t, name)
+	return d
+}
+
+func realDeckBlobs(t testing.TB, name string) (*sg.Deck, sg.Blobs) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(decksDir(t), name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _, err := pptx.Import(data, name)
+	d, blobs, err := pptx.Import(data, name)
 	if err != nil {
 		t.Fatalf("import %s: %v", name, err)
 	}
-	return d
+	return d, blobs
 }
 
 func realDecks(t *testing.T) map[string]*sg.Deck {
@@ -82,7 +87,7 @@ func findDataTable(d *sg.Deck) *sg.Node {
 }
 
 func TestScenarioTableBecomesBarChartWithLegend(t *testing.T) {
-	d := realDeck(t, "career-tips.pptx")
+	d, blobs := realDeckBlobs(t, "career-tips.pptx")
 	tb := findDataTable(d)
 	if tb == nil {
 		t.Fatal("career-tips.pptx has no numeric table")
@@ -111,6 +116,25 @@ func TestScenarioTableBecomesBarChartWithLegend(t *testing.T) {
 	}
 	if ch.Transform.X() != tb.Transform.X() || ch.Transform.Y() != tb.Transform.Y() {
 		t.Error("chart not in the table's place")
+	}
+	// the edit survives the trip back to PowerPoint
+	file, err := pptx.Export(out, blobs)
+	if err != nil {
+		t.Fatalf("export: %v", err)
+	}
+	back, _, err := pptx.Import(file, "edited.pptx")
+	if err != nil {
+		t.Fatalf("re-import: %v", err)
+	}
+	var got *sg.Chart
+	back.Walk(func(n *sg.Node, _ *sg.Node, _ int) bool {
+		if n.Chart != nil {
+			got = n.Chart
+		}
+		return got == nil
+	})
+	if got == nil || got.ChartType != sg.ChartBar || got.Legend == nil || !slices.Equal(got.Categories, cats) {
+		t.Errorf("exported chart: %+v", got)
 	}
 }
 
