@@ -24,12 +24,17 @@ func (r *Result) Painted() map[string]scenegraph.Rect {
 	return out
 }
 
-// MeasureFunc adapts a pool to tools.Options.Measure: it renders every
+// Renderer is what MeasureFunc needs of a pool.
+type Renderer interface {
+	Render(ctx context.Context, d *scenegraph.Deck, assets scenegraph.AssetSource, req Request) (*Result, error)
+}
+
+// MeasureFunc adapts a renderer to tools.Options.Measure: it renders every
 // slide of the deck (geometry only, no pictures) and returns Painted. The
 // renderer is deterministic for equal decks, which keeps tool replay exact.
-func MeasureFunc(ctx context.Context, p *Pool, assets scenegraph.AssetSource) func(*scenegraph.Deck) (map[string]scenegraph.Rect, error) {
+func MeasureFunc(ctx context.Context, r Renderer, assets scenegraph.AssetSource) func(*scenegraph.Deck) (map[string]scenegraph.Rect, error) {
 	return func(d *scenegraph.Deck) (map[string]scenegraph.Rect, error) {
-		res, err := p.Render(ctx, d, assets, Request{})
+		res, err := r.Render(ctx, d, assets, Request{})
 		if err != nil {
 			return nil, err
 		}

@@ -357,6 +357,14 @@ func (b *builder) paragraph(n *scenegraph.Node, runes []rune, start, end int, p 
 	}
 	lh := b.lineHeight(first, p, scale)
 	st.add("line-height", lh)
+	if p.LineHeight > 0 && p.LineHeight != 1 {
+		// DrawingML percentage spacing adds (or removes) the extra leading
+		// above each line; CSS splits it above and below. Shift the
+		// paragraph by the half that CSS put below, so baselines sit where
+		// PowerPoint puts them (the flow, and so overflow, is unchanged).
+		st.add("position", "relative")
+		st.add("top", fpx((p.LineHeight-1)*1.2*size/2))
+	}
 	// The paragraph's strut uses the first run's face and size, so a fixed
 	// line height gives lines of exactly that height (a default 16 px strut
 	// would sit on a different baseline and stretch every line).
