@@ -65,7 +65,7 @@ The model is any OpenAI-compatible server:
   ACE_JUDGE_MODEL   the judge's model (default: the agent's)
   ACE_ROUTER_MODEL  the CARE router's model (default: the judge's)
   ACE_PRICES        USD per 1M tokens per model, JSON file or inline JSON
-  ACE_LLM_TIMEOUT, ACE_LLM_MAX_RETRIES, ACE_LLM_RPM, ACE_LLM_TPM
+  ACE_LLM_TIMEOUT, ACE_LLM_MAX_RETRIES, ACE_LLM_RPM, ACE_LLM_TPM, ACE_LLM_MAX_TOKENS
 
 With --recipe the recipe's steps compile to tool calls (no model needed); its
 instruction steps go to the agent when a model is configured, and its

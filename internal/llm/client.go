@@ -104,6 +104,9 @@ func (c *Client) Chat(ctx context.Context, req Request) (Response, error) {
 		return Response{Call: call}, err
 	}
 	call.Model = model
+	if c.cfg.MaxTokens > 0 && (req.MaxTokens == 0 || req.MaxTokens > c.cfg.MaxTokens) {
+		req.MaxTokens = c.cfg.MaxTokens
+	}
 	ctx, span := startSpan(ctx, req.Role, req.Purpose, model)
 	oreq := openai.ChatCompletionRequest{
 		Model:    model,

@@ -290,3 +290,23 @@ func TestARequestRefusedBeforeSendingIsNotRetried(t *testing.T) {
 		t.Fatalf("want an unretried 'not sent' error, got %v (%d requests)", err, len(srv.Requests()))
 	}
 }
+
+func TestMaxTokensCapFromEnv(t *testing.T) {
+	srv := llmtest.Load(t, scriptPath(t, "llm-retry-500.yaml"))
+	t.Setenv("OPENAI_BASE_URL", srv.URL())
+	t.Setenv("ACE_AGENT_MODEL", "m")
+	t.Setenv("ACE_LLM_MAX_TOKENS", "2048")
+	cfg, err := llm.ConfigFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Backoff = time.Millisecond
+	c := client(t, cfg)
+	if _, err := c.Chat(context.Background(), llm.Request{Role: llm.RoleAgent, MaxTokens: 16384,
+		Messages: []openai.ChatCompletionMessage{{Role: "user", Content: "hi"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.Requests()[0].Chat.MaxTokens; got != 2048 {
+		t.Fatalf("max_tokens %d, want the 2048 cap", got)
+	}
+}

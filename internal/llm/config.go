@@ -49,6 +49,10 @@ type Config struct {
 	// RPM and TPM configure the default in-process limiter
 	// (ACE_LLM_RPM, ACE_LLM_TPM).
 	RPM, TPM int
+	// MaxTokens, when > 0, caps every request's completion budget
+	// (ACE_LLM_MAX_TOKENS); small local models need a cap below the agent's
+	// default of 16,384 to leave room for the prompt in their context.
+	MaxTokens int
 }
 
 const (
@@ -93,7 +97,7 @@ func (c Config) withDefaults() Config {
 // ConfigFromEnv reads the model configuration from the environment:
 // OPENAI_API_KEY, OPENAI_BASE_URL, ACE_AGENT_MODEL, ACE_JUDGE_MODEL,
 // ACE_ROUTER_MODEL, ACE_LLM_TIMEOUT (a Go duration, e.g. "90s"),
-// ACE_LLM_MAX_RETRIES, ACE_LLM_RPM, ACE_LLM_TPM and ACE_PRICES (a JSON
+// ACE_LLM_MAX_RETRIES, ACE_LLM_RPM, ACE_LLM_TPM, ACE_LLM_MAX_TOKENS and ACE_PRICES (a JSON
 // file path or inline JSON, merged over DefaultPrices). An unset model is
 // not an error here; asking for it is (Client.Model).
 func ConfigFromEnv() (Config, error) {
@@ -114,7 +118,7 @@ func ConfigFromEnv() (Config, error) {
 	for _, e := range []struct {
 		name string
 		dst  *int
-	}{{"ACE_LLM_MAX_RETRIES", &c.MaxRetries}, {"ACE_LLM_RPM", &c.RPM}, {"ACE_LLM_TPM", &c.TPM}} {
+	}{{"ACE_LLM_MAX_RETRIES", &c.MaxRetries}, {"ACE_LLM_RPM", &c.RPM}, {"ACE_LLM_TPM", &c.TPM}, {"ACE_LLM_MAX_TOKENS", &c.MaxTokens}} {
 		v := os.Getenv(e.name)
 		if v == "" {
 			continue
