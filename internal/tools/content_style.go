@@ -325,9 +325,12 @@ func (r *recolor) paints(d *sg.Deck, ps []sg.Paint) bool {
 		p := &ps[i]
 		if p.ThemeColor != nil {
 			for _, t := range r.tokens {
-				if p.ThemeColor.Name == t && len(p.ThemeColor.Mods) == 0 && p.Color != nil {
-					c := d.Tokens.Colors[t]
-					c.A = p.Color.A
+				if p.ThemeColor.Name == t && p.Color != nil {
+					// tints and shades of the token follow it too
+					c := applyMods(d.Tokens.Colors[t], p.ThemeColor.Mods)
+					if !hasAlphaMod(p.ThemeColor.Mods) {
+						c.A = p.Color.A
+					}
 					*p.Color = c
 					hit = true
 				}
@@ -403,4 +406,13 @@ func (r *recolor) node(d *sg.Deck, n *sg.Node) bool {
 		}
 	}
 	return hit
+}
+
+func hasAlphaMod(mods []sg.ColorMod) bool {
+	for _, m := range mods {
+		if m.Op == "alpha" {
+			return true
+		}
+	}
+	return false
 }

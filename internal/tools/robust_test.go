@@ -357,3 +357,16 @@ func TestApplyIsSafeForConcurrentUse(t *testing.T) {
 		t.Error("input changed")
 	}
 }
+
+func TestReplaceColorDeckWideMovesTintsOfTheToken(t *testing.T) {
+	d := fixture(t)
+	card := named(t, d, 3, "Card")
+	base := d.Tokens.Colors["accent1"]
+	tint := applyMods(base, []sg.ColorMod{{Op: "lumMod", Val: 0.75}})
+	card.Fills = []sg.Paint{{Type: sg.PaintSolid, Color: &tint, ThemeColor: &sg.ThemeColor{Name: "accent1", Mods: []sg.ColorMod{{Op: "lumMod", Val: 0.75}}}}}
+	out, _ := apply(t, d, Options{}, call("replace_color", map[string]any{"from": "#0B6E4F", "to": "#3366CC"}))
+	want := applyMods(sg.MustHex("#3366CC"), []sg.ColorMod{{Op: "lumMod", Val: 0.75}})
+	if got := *named(t, out, 3, "Card").Fills[0].Color; !got.Near(want, 0.002) {
+		t.Errorf("darkened accent1 is %s, want %s", got.Hex(), want.Hex())
+	}
+}
