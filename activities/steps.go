@@ -240,7 +240,9 @@ func (a *Activities) Judge(ctx context.Context, in workflows.JudgeInput) (workfl
 	return out, nil
 }
 
-// Check evaluates the recipe's expectations on the final snapshot.
+// Check evaluates the recipe's expectations on the final snapshot. Whether
+// the gate was evaluated comes from the workflow (the Render activity ran
+// on a render worker), not from this worker's own renderer.
 func (a *Activities) Check(ctx context.Context, in workflows.CheckInput) (workflows.CheckOutput, error) {
 	r, err := a.recipe(ctx, in.RecipeRef, in.RecipePath)
 	if err != nil {
@@ -251,7 +253,7 @@ func (a *Activities) Check(ctx context.Context, in workflows.CheckInput) (workfl
 		return workflows.CheckOutput{}, classify("check", err)
 	}
 	var out workflows.CheckOutput
-	for _, f := range recipe.Check(r, d, recipe.GateResult{Checked: in.GateChecked && a.Steps.Renderer != nil, NewViolations: in.NewViolations}) {
+	for _, f := range recipe.Check(r, d, recipe.GateResult{Checked: in.GateChecked, NewViolations: in.NewViolations}) {
 		out.Failures = append(out.Failures, f.String())
 	}
 	return out, nil

@@ -87,6 +87,7 @@ func (e *edit) loop(ctx workflow.Context) (*acev1.EditResult, error) {
 			GatePassed: geo.GatePassed, Critique: verdict.Critique, NewViolations: geo.NewViolations})
 		st.ToolCalls = append(st.ToolCalls, act.Calls)
 		st.Violations = append(st.Violations, geo.Violations)
+		st.Rendered = append(st.Rendered, !geo.NotRendered)
 		st.IterationMillis = append(st.IterationMillis, workflow.Now(ctx).Sub(began).Milliseconds())
 
 		decision := policy.Next(e.cfg, d0, st.History)
@@ -123,7 +124,8 @@ func (e *edit) loop(ctx workflow.Context) (*acev1.EditResult, error) {
 	if req.RecipeRef != "" && st.Route.Expectations {
 		in := CheckInput{RecipeRef: req.RecipeRef, RecipePath: req.RecipePath, DeckRef: final}
 		if pick >= 0 {
-			in.GateChecked, in.NewViolations = true, st.History[pick].NewViolations
+			in.GateChecked = pick >= len(st.Rendered) || st.Rendered[pick]
+			in.NewViolations = st.History[pick].NewViolations
 		}
 		var chk CheckOutput
 		if err := e.step(ctx, "check", optDiff, ActivityCheck, in, &chk); err != nil {

@@ -236,6 +236,7 @@ type LoopState struct {
 	History            []policy.Iteration `json:"history,omitempty"`
 	ToolCalls          []int              `json:"toolCalls,omitempty"`
 	Violations         []int              `json:"violations,omitempty"`
+	Rendered           []bool             `json:"rendered,omitempty"`
 	IterationMillis    []int64            `json:"iterationMillis,omitempty"`
 	Usage              Usage              `json:"usage"`
 	StartedUnixMillis  int64              `json:"startedUnixMillis"`

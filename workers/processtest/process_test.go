@@ -1,0 +1,326 @@
+// Package processtest runs ACE's durability acceptance tests with real
+// processes: the ace binary is built once, workers and batches run as
+// child processes, and they are killed with SIGKILL mid-work.
+package processtest
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/acecanvas/ace/internal/render"
+	"github.com/acecanvas/ace/internal/runner"
+	acev1 "github.com/acecanvas/ace/proto/ace/v1"
+	"github.com/acecanvas/ace/workers"
+	"github.com/acecanvas/ace/workflows"
+)
+
+var aceBin string
+
+func TestMain(m *testing.M) {
+	dir, _ := os.MkdirTemp("", "ace-processtest-")
+	aceBin = filepath.Join(dir, "ace")
+	build := exec.Command("go", "build", "-o", aceBin, "../../cmd/ace")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build ace:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func repoRoot(t *testing.T) string {
+	dir, _ := os.Getwd()
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// proc is a child process in its own process group, so SIGKILL reaches
+// the Chromium processes it started too.
+type proc struct {
+	cmd    *exec.Cmd
+	stderr *lineBuf
+	done   chan error
+}
+
+type lineBuf struct {
+	lines chan string
+	all   strings.Builder
+}
+
+func start(t *testing.T, dataDir string, args ...string) *proc {
+	t.Helper()
+	cmd := exec.Command(aceBin, args...)
+	cmd.Dir = repoRoot(t)
+	cmd.Env = append(os.Environ(), "ACE_DATA_DIR="+dataDir, "ACE_TEMPORAL_ADDRESS=", "ACE_NATS_URL=", "ACE_REDIS_URL=",
+		"OPENAI_BASE_URL=", "OPENAI_API_KEY=", "ACE_AGENT_MODEL=")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	pipe, _ := cmd.StderrPipe()
+	cmd.Stdout = io.Discard
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{cmd: cmd, stderr: &lineBuf{lines: make(chan string, 1024)}, done: make(chan error, 1)}
+	go func() {
+		sc := bufio.NewScanner(pipe)
+		sc.Split(scanCRLF)
+		for sc.Scan() {
+			select {
+			case p.stderr.lines <- sc.Text():
+			default:
+			}
+		}
+		p.done <- cmd.Wait()
+	}()
+	t.Cleanup(func() { p.kill() })
+	return p
+}
+
+func scanCRLF(data []byte, atEOF bool) (int, []byte, error) {
+	for i, b := range data {
+		if b == '\n' || b == '\r' {
+			return i + 1, data[:i], nil
+		}
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
+}
+
+// kill sends SIGKILL to the process group.
+func (p *proc) kill() {
+	if p.cmd.Process != nil {
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	}
+}
+
+// waitLine waits for a stderr line containing s.
+func (p *proc) waitLine(t *testing.T, s string, timeout time.Duration) string {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		select {
+		case l := <-p.stderr.lines:
+			if strings.Contains(l, s) {
+				return l
+			}
+		case <-deadline:
+			t.Fatalf("no %q from ace after %v", s, timeout)
+		}
+	}
+}
+
+func waitStack(t *testing.T, dataDir string) {
+	t.Helper()
+	for range 300 {
+		if _, err := os.Stat(filepath.Join(dataDir, "stack.json")); err == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatal("the embedded stack did not come up")
+}
+
+// results counts result events per deck key of a batch.
+func results(t *testing.T, js jetstream.JetStream, batch string) map[string]int {
+	t.Helper()
+	cons, err := js.OrderedConsumer(context.Background(), acev1.StreamEvents, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{acev1.EventSubject(batch, "*")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for {
+		msg, err := cons.Next(jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			return n
+		}
+		var ev acev1.Progress
+		if proto.Unmarshal(msg.Data(), &ev) == nil && ev.Result != nil {
+			n[ev.DeckKey]++
+		}
+	}
+}
+
+func runs(t *testing.T, c client.Client, id string) []enumspb.WorkflowExecutionStatus {
+	t.Helper()
+	resp, err := c.ListWorkflow(context.Background(), &workflowservice.ListWorkflowExecutionsRequest{
+		Query: fmt.Sprintf("WorkflowId = '%s'", id)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []enumspb.WorkflowExecutionStatus
+	for _, e := range resp.Executions {
+		out = append(out, e.Status)
+	}
+	return out
+}
+
+// TestEmbeddedBatchSurvivesKillAndRerun kills `ace batch` (embedded
+// default) with SIGKILL after its first deck finished, reruns the same
+// command, and checks every deck completed exactly once: one workflow run
+// and one result per deck, and a summary covering all decks.
+func TestEmbeddedBatchSurvivesKillAndRerun(t *testing.T) {
+	root := repoRoot(t)
+	data, out := t.TempDir(), t.TempDir()
+	args := []string{"batch", "--recipe", "testdata/recipes/rebrand.yaml",
+		"testdata/decks/northwind-qbr.pptx", "testdata/decks/northwind-strategy.pptx",
+		"testdata/decks/northwind-customer-briefing.pptx", "-o", out}
+	first := start(t, data, args...)
+	first.waitLine(t, "1/3 done", 3*time.Minute)
+	first.kill()
+	<-first.done
+
+	second := start(t, data, args...)
+	select {
+	case err := <-second.done:
+		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() != 3 || err != nil && !ok {
+			t.Fatalf("rerun: %v", err)
+		}
+	case <-time.After(5 * time.Minute):
+		t.Fatal("rerun did not finish")
+	}
+	var sum workers.Summary
+	raw, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Decks != 3 || sum.Done != 3 {
+		t.Fatalf("summary after rerun: %+v", sum)
+	}
+	conn, err := workers.Connect(context.Background(), workers.Config{Namespace: "default", DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	counts := results(t, conn.JS, sum.Batch)
+	for _, r := range sum.Rows {
+		if counts[r.Deck] != 1 {
+			t.Errorf("deck %s: %d results", r.Deck, counts[r.Deck])
+		}
+		if st := runs(t, conn.Temporal, acev1.JobID(sum.Batch, r.Deck)); len(st) != 1 || st[0] != enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED {
+			t.Errorf("deck %s: workflow runs %v", r.Deck, st)
+		}
+		if _, err := os.Stat(r.Output); err != nil {
+			t.Errorf("deck %s: %v", r.Deck, err)
+		}
+	}
+	_ = root
+}
+
+// TestRenderWorkerKilledMidRender starts the stack with edit, llm and diff
+// workers in one process and a render worker in another, starts an edit,
+// kills the render worker with SIGKILL while Render runs, starts a new
+// render worker, and checks the edit completes with the same final
+// snapshot as an uninterrupted in-process run and exactly one result.
+func TestRenderWorkerKilledMidRender(t *testing.T) {
+	data := t.TempDir()
+	main := start(t, data, "worker", "--queues", "edit,llm,diff", "--dispatch")
+	waitStack(t, data)
+	main.waitLine(t, "ace worker:", time.Minute)
+	renderer := start(t, data, "worker", "--queues", "render")
+	renderer.waitLine(t, "ace worker:", time.Minute)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	conn, err := workers.Connect(ctx, workers.Config{Namespace: "default", DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	root := repoRoot(t)
+	recipePath := filepath.Join(root, "testdata", "recipes", "rebrand.yaml")
+	recipeData, _ := os.ReadFile(recipePath)
+	batch, jobs, err := workers.PrepareJobs(ctx, conn.Store, "crash", []string{filepath.Join(root, "testdata", "decks", "northwind-qbr.pptx")},
+		workers.Edit{RecipePath: recipePath, RecipeData: recipeData})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := workers.Submit(ctx, conn.JS, batch, jobs); err != nil {
+		t.Fatal(err)
+	}
+	id := jobs[0].Request.JobId
+	for {
+		if ctx.Err() != nil {
+			t.Fatal("the edit never reached the render step")
+		}
+		v, err := conn.Temporal.QueryWorkflow(ctx, id, "", workflows.QueryProgress)
+		var p workflows.Progress
+		if err == nil && v.Get(&p) == nil && p.Phase == "render" {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	renderer.kill()
+	<-renderer.done
+	start(t, data, "worker", "--queues", "render").waitLine(t, "ace worker:", time.Minute)
+
+	st, err := workers.Follow(ctx, conn.JS, batch, []string{jobs[0].Key}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := st.Decks[jobs[0].Key].Result
+	if res == nil || res.Status != acev1.EditStatus_EDIT_STATUS_OK || len(res.FailedChecks) > 0 {
+		t.Fatalf("result after the crash: %+v", res)
+	}
+	pool, err := render.NewPool(ctx, render.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	recipeRef := jobs[0].Request.RecipeRef
+	rec, err := runner.Run(ctx, &runner.Steps{Store: conn.Store, Renderer: pool},
+		runner.Request{DeckRef: jobs[0].Request.DeckRef, RecipeRef: recipeRef, RecipePath: recipePath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.FinalSnapshot != rec.Final {
+		t.Errorf("final snapshot after the crash %s, uninterrupted run %s", res.FinalSnapshot, rec.Final)
+	}
+	time.Sleep(2 * time.Second)
+	if n := results(t, conn.JS, batch)[jobs[0].Key]; n != 1 {
+		t.Errorf("%d results published", n)
+	}
+	hist := conn.Temporal.GetWorkflowHistory(ctx, id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	renderAttempts := 0
+	for hist.HasNext() {
+		ev, err := hist.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := ev.GetActivityTaskStartedEventAttributes(); a != nil && a.Attempt > 1 {
+			renderAttempts++
+		}
+		if f := ev.GetActivityTaskTimedOutEventAttributes(); f != nil {
+			t.Logf("activity timed out as expected: %v", f.GetFailure().GetMessage())
+		}
+	}
+	if renderAttempts == 0 {
+		t.Error("no activity was retried: the kill did not interrupt the render")
+	}
+}
