@@ -1,6 +1,10 @@
 package render
 
 import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
 	"strings"
 	"testing"
 
@@ -225,5 +229,45 @@ func TestPresetGeometryIsDrawn(t *testing.T) {
 	}
 	if _, ok := presetPath("someUnknownPreset", 10, 10); ok {
 		t.Error("unknown presets fall back to the box")
+	}
+}
+
+// A large photo (several MB as PNG) travels to the page as a data: URI in
+// the slide markup and still decodes and paints.
+func TestLargeImageRenders(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large image")
+	}
+	const w, h = 1100, 1100
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	x := uint32(2463534242)
+	for i := range img.Pix {
+		x ^= x << 13
+		x ^= x >> 17
+		x ^= x << 5
+		img.Pix[i] = byte(x)
+	}
+	for y := 0; y < h; y++ { // a solid green band to find in the render
+		for xx := 0; xx < 200; xx++ {
+			img.SetRGBA(xx, y, color.RGBA{0, 200, 0, 255})
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	if buf.Len() < 4<<20 {
+		t.Fatalf("test image only %d bytes", buf.Len())
+	}
+	blobs := scenegraph.Blobs{}
+	d := deck()
+	ref := d.AddAsset(blobs, buf.Bytes(), "image/png", "big.png", w, h)
+	d.Slides[0].Children = []*scenegraph.Node{imageNode("big", 0, 0, 700, 700, ref)}
+	sr := renderOne(t, d, blobs, true)
+	if len(sr.Errors) > 0 {
+		t.Fatal(sr.Errors)
+	}
+	if c := pixel(decodePNG(t, sr.PNG), 50, 300); !isColor(c, 0, 200, 0) {
+		t.Errorf("the big image's green band: %v", c)
 	}
 }
