@@ -256,7 +256,7 @@ func TestLargeImageRenders(t *testing.T) {
 	if err := png.Encode(&buf, img); err != nil {
 		t.Fatal(err)
 	}
-	if buf.Len() < 4<<20 {
+	if buf.Len() < 3<<20 {
 		t.Fatalf("test image only %d bytes", buf.Len())
 	}
 	blobs := scenegraph.Blobs{}
