@@ -267,6 +267,7 @@ func TestLargeImageRenders(t *testing.T) {
 	if len(sr.Errors) > 0 {
 		t.Fatal(sr.Errors)
 	}
+	t.Logf("%d-byte image: slide rendered in %s", buf.Len(), sr.Duration)
 	if c := pixel(decodePNG(t, sr.PNG), 50, 300); !isColor(c, 0, 200, 0) {
 		t.Errorf("the big image's green band: %v", c)
 	}
