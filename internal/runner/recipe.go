@@ -34,7 +34,7 @@ func (s *Steps) actRecipe(ctx context.Context, d *scenegraph.Deck, in ActInput) 
 	if err != nil {
 		return out, err
 	}
-	opts := r.ToolOptions(s.Tools)
+	opts := r.ToolOptions(s.toolOptions())
 	plan, err := recipe.Compile(r, d, recipe.Options{Tools: opts, HaveModel: s.LLM.HasModel(llm.RoleAgent)})
 	if err != nil {
 		return out, err

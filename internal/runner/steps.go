@@ -51,10 +51,23 @@ func (s *Steps) toolbox() agent.Toolbox {
 	s.once.Do(func() {
 		s.box = s.Toolbox
 		if s.box == nil {
-			s.box = agent.NewRegistry(s.Tools)
+			s.box = agent.NewRegistry(s.toolOptions())
 		}
 	})
 	return s.box
+}
+
+// toolOptions is s.Tools with, when a renderer is set and no Measure is,
+// measurement through the renderer: layout tools that look for free space
+// (add_footer) then see text that overflows its box. Act and Apply use the
+// same options, so replaying a batch gives the same snapshot.
+func (s *Steps) toolOptions() tools.Options {
+	o := s.Tools
+	if o.Measure == nil && s.Renderer != nil {
+		ctx := context.Background()
+		o.Measure = render.MeasureFunc(ctx, s.Renderer, store.Assets(ctx, s.Store))
+	}
+	return o
 }
 
 func (s *Steps) deck(ctx context.Context, ref string) (*scenegraph.Deck, error) {
@@ -186,7 +199,7 @@ func (s *Steps) Apply(ctx context.Context, in ApplyInput) (ApplyOutput, error) {
 	if err != nil {
 		return ApplyOutput{}, err
 	}
-	opts := (&recipe.Recipe{AssetDir: in.AssetDir}).ToolOptions(s.Tools)
+	opts := (&recipe.Recipe{AssetDir: in.AssetDir}).ToolOptions(s.toolOptions())
 	opts.Blobs = scenegraph.Blobs{}
 	next, results, err := tools.Apply(d, agent.ToolCalls(in.Calls), opts)
 	if err != nil {
