@@ -63,6 +63,9 @@ type chartLabelsArgs struct {
 	DataLabels *bool   `json:"dataLabels,omitempty" desc:"Show values on the bars, points or slices."`
 }
 
+// MaxChartPoints bounds the categories get_chart_data returns.
+const MaxChartPoints = 1000
+
 type chartIDArg struct {
 	ChartID string `json:"chartId"`
 }
@@ -278,7 +281,21 @@ func chartTools() []Tool {
 				if err != nil {
 					return Result{}, err
 				}
-				return Result{Data: asData(map[string]any{"id": n.ID, "chart": n.Chart})}, nil
+				// bounded like every read: at most MaxChartPoints categories
+				ch := *n.Chart
+				res := Result{}
+				if len(ch.Categories) > MaxChartPoints {
+					ch.Categories = ch.Categories[:MaxChartPoints]
+					ch.Series = slices.Clone(ch.Series)
+					for i := range ch.Series {
+						if len(ch.Series[i].Values) > MaxChartPoints {
+							ch.Series[i].Values = ch.Series[i].Values[:MaxChartPoints]
+						}
+					}
+					res.Warnings = []string{fmt.Sprintf("chart has %d categories; the first %d are shown", len(n.Chart.Categories), MaxChartPoints)}
+				}
+				res.Data = asData(map[string]any{"id": n.ID, "chart": &ch, "categories": len(n.Chart.Categories)})
+				return res, nil
 			}),
 	}
 }
