@@ -69,16 +69,18 @@ func TestRoundTripLibreOffice(t *testing.T) {
 		}
 		t.Logf("%s: %d parts, %d slide parts byte-identical", rd.file, len(orig), slides)
 		// LibreOffice takes tens of seconds per deck on a loaded machine:
-		// by default the edit deck (career-tips) is converted in
-		// its original, exported and edited forms, plus the edited
-		// table-report and a generated deck; ACE_LIBREOFFICE_ALL=1 converts
-		// the original and export of all six.
-		if testing.Short() || (os.Getenv("ACE_LIBREOFFICE_ALL") == "" && rd.file != "career-tips.pptx") {
+		// by default table-report (original and export), career-tips
+		// (original; its export's parts were just shown byte-identical)
+		// and the edited decks and a generated one are converted;
+		// ACE_LIBREOFFICE_ALL=1 converts the original and export of all six.
+		if testing.Short() || (os.Getenv("ACE_LIBREOFFICE_ALL") == "" && rd.file != "career-tips.pptx" && rd.file != "table-report.pptx") {
 			continue
 		}
 		base := strings.TrimSuffix(rd.file, ".pptx")
 		files[base+".orig.pptx"] = data
-		files[base+".export.pptx"] = out
+		if os.Getenv("ACE_LIBREOFFICE_ALL") != "" || rd.file != "career-tips.pptx" {
+			files[base+".export.pptx"] = out
+		}
 	}
 	if len(files) == 0 {
 		return
@@ -126,6 +128,13 @@ func TestRoundTripLibreOffice(t *testing.T) {
 			continue
 		}
 		exp := strings.TrimSuffix(name, ".orig.pptx") + ".export.pptx"
+		if _, ok := pages[exp]; !ok {
+			t.Logf("LibreOffice: %s %d pages (export not converted: its parts are byte-identical)", name, n)
+			if want := map[string]int{"career-tips.orig.pptx": 37}[name]; want != 0 && n != want {
+				t.Errorf("%s: %d pages, want %d", name, n, want)
+			}
+			continue
+		}
 		t.Logf("LibreOffice: %s %d pages, %s %d pages", name, n, exp, pages[exp])
 		if n == 0 || pages[exp] != n {
 			t.Errorf("page counts differ: %s %d, %s %d", name, n, exp, pages[exp])
