@@ -316,9 +316,6 @@ func TestRenderWorkerKilledMidRender(t *testing.T) {
 		if a := ev.GetActivityTaskStartedEventAttributes(); a != nil && a.Attempt > 1 {
 			renderAttempts++
 		}
-		if f := ev.GetActivityTaskTimedOutEventAttributes(); f != nil {
-			t.Logf("activity timed out as expected: %v", f.GetFailure().GetMessage())
-		}
 	}
 	if renderAttempts == 0 {
 		t.Error("no activity was retried: the kill did not interrupt the render")
