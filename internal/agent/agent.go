@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -43,13 +44,18 @@ type Applied struct {
 
 // Toolbox is the action space as the agent needs it: the function
 // definitions to offer, whether a name is a known (read-only) tool, and a
-// way to apply one call to a deck. Apply must not modify d; on failure it
-// returns d and an error whose text is written for the model.
-// ToolsRegistry (tools_adapter.go) adapts internal/tools.
+// way to apply calls to a deck.
+//
+// Apply runs calls in order on a copy of base as ONE batch and reports
+// what the last call did; it must not modify base, and on failure its error
+// is written for the model. The agent passes every call applied so far plus
+// the new one, so state that lives between calls of a batch (the focused
+// slide, symbolic names) behaves exactly as when the Apply step replays the
+// whole list. Registry (tools_adapter.go) adapts internal/tools.
 type Toolbox interface {
 	Functions() []openai.Tool
 	Lookup(name string) (readOnly, ok bool)
-	Apply(d *scenegraph.Deck, c Call) (*scenegraph.Deck, Applied, error)
+	Apply(base *scenegraph.Deck, calls []Call) (*scenegraph.Deck, Applied, error)
 }
 
 // Agent runs the design agent.
@@ -99,6 +105,8 @@ type Output struct {
 	// Stopped says why the step ended: "done" (a round needed no
 	// follow-up), "no_calls", "turn_cap", "repair_cap".
 	Stopped string `json:"stopped"`
+
+	base *scenegraph.Deck // the input deck Calls apply to
 }
 
 // Messages builds the first request's messages: the byte-stable prefix as
@@ -137,7 +145,7 @@ func (a *Agent) Act(ctx context.Context, in Input) (*Output, error) {
 	if maxTokens <= 0 {
 		maxTokens = DefaultMaxTokens
 	}
-	out := &Output{Deck: in.Deck}
+	out := &Output{Deck: in.Deck, base: in.Deck}
 	msgs := Messages(in)
 	fns := a.Tools.Functions()
 	repairs := 0
@@ -229,7 +237,8 @@ func (a *Agent) run(out *Output, turn int, tc openai.ToolCall, needRead, needIDs
 	if err := json.Unmarshal([]byte(args), &obj); err != nil {
 		return fail("malformed_arguments", fmt.Errorf("the arguments of %s are not a valid JSON object (%v); nothing was applied, resend the call with well-formed JSON", name, err))
 	}
-	next, res, err := a.Tools.Apply(out.Deck, Call{Tool: name, Args: json.RawMessage(args)})
+	call := Call{Tool: name, Args: json.RawMessage(args)}
+	next, res, err := a.Tools.Apply(out.base, append(slices.Clip(out.Calls), call))
 	if err != nil {
 		kind := "tool_error"
 		if isStale(err) {
@@ -238,7 +247,7 @@ func (a *Agent) run(out *Output, turn int, tc openai.ToolCall, needRead, needIDs
 		return fail(kind, err)
 	}
 	out.Deck = next
-	out.Calls = append(out.Calls, Call{Tool: name, Args: json.RawMessage(args)})
+	out.Calls = append(out.Calls, call)
 	if readOnly {
 		*needRead = true
 	}

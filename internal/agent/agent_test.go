@@ -227,3 +227,39 @@ func TestStablePrefixIsCacheable(t *testing.T) {
 		t.Logf("%s: system %d tokens + tools %d tokens (o200k)", m, sys, toolsTok)
 	}
 }
+
+// focus_slide's effect lasts across the separate calls of a round, as it
+// does when the Apply step replays them as one batch.
+func TestFocusCarriesAcrossCalls(t *testing.T) {
+	a, _ := newAgent(t, `
+steps:
+  - tool_calls:
+      - {name: focus_slide, arguments: {slideId: slide-3}}
+      - {name: create_text, arguments: {x: 64, y: 600, width: 500, text: "Source: internal survey"}}
+  - text: done
+`)
+	d := deck(1, 4)
+	out, err := a.Act(context.Background(), agent.Input{Deck: d, Mode: agent.ModeMacro, Context: "{}", Instruction: "Add a source line to slide 3."})
+	if err != nil || len(out.Errors) != 0 {
+		t.Fatalf("%v %+v", err, out.Errors)
+	}
+	s, _ := out.Deck.SlideByID("slide-3")
+	found := false
+	s.Walk(func(n, _ *scenegraph.Node, _ int) bool {
+		found = found || n.Characters == "Source: internal survey"
+		return true
+	})
+	if !found {
+		t.Fatal("the text did not land on the focused slide")
+	}
+	// Replaying the applied calls as one batch gives the same deck.
+	replay, _, err := tools.Apply(d, agent.ToolCalls(out.Calls), tools.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h1, _ := scenegraph.Hash(replay)
+	h2, _ := scenegraph.Hash(out.Deck)
+	if h1 != h2 {
+		t.Fatal("the working copy and the replay differ")
+	}
+}

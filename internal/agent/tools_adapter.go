@@ -2,6 +2,8 @@ package agent
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -11,8 +13,8 @@ import (
 
 // Registry adapts internal/tools to the agent's Toolbox: the 98 tools as
 // function definitions in the registry's stable order (so the tools part of
-// the request is byte-identical too), and each call applied as its own
-// atomic commit with tools.Apply.
+// the request is byte-identical too), and calls applied with tools.Apply
+// as one batch, as the Apply step replays them.
 type Registry struct {
 	Reg  *tools.ToolRegistry
 	Opts tools.Options
@@ -35,25 +37,21 @@ func (r *Registry) Lookup(name string) (readOnly, ok bool) {
 	return t.ReadOnly, ok
 }
 
-func (r *Registry) Apply(d *scenegraph.Deck, c Call) (*scenegraph.Deck, Applied, error) {
-	next, res, err := tools.Apply(d, []tools.Call{{Tool: c.Tool, Args: c.Args}}, r.Opts)
+func (r *Registry) Apply(base *scenegraph.Deck, calls []Call) (*scenegraph.Deck, Applied, error) {
+	next, res, err := tools.Apply(base, ToolCalls(calls), r.Opts)
 	if err != nil {
-		if be, ok := err.(*tools.BatchError); ok && be.Err != nil {
-			err = be.Err // one call per commit: the index adds nothing for the model
+		var be *tools.BatchError
+		if errors.As(err, &be) && be.Err != nil {
+			err = be.Err // the failing call is the last one: its index adds nothing for the model
+			if be.Index != len(calls)-1 {
+				err = fmt.Errorf("replaying earlier call %d (%s) failed: %w", be.Index, be.Call.Tool, be.Err)
+			}
 		}
-		return d, Applied{}, err
+		return base, Applied{}, err
 	}
-	var created []string
-	for _, x := range res {
-		created = append(created, x.Created...)
-	}
-	var b []byte
-	if len(res) == 1 {
-		b, _ = json.Marshal(res[0])
-	} else {
-		b, _ = json.Marshal(res)
-	}
-	return next, Applied{Result: b, Created: created}, nil
+	last := res[len(res)-1]
+	b, _ := json.Marshal(last)
+	return next, Applied{Result: b, Created: last.Created}, nil
 }
 
 // FromToolCalls converts tools calls (a compiled recipe) to agent calls.
