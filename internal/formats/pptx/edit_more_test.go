@@ -37,6 +37,7 @@ func TestMoreEditsRoundTrip(t *testing.T) {
 	}
 	ns, deleted, ref, rotated := editTableReport(t, d, blobs)
 	d.Slides[0].Slide.Notes = "Speaker notes\nwritten by ACE"
+	d.Slides[0].Slide.Transition = &sg.Transition{Type: "push", DurationMs: 500, Direction: "u"}
 
 	_ = rotated
 	if err := sg.Validate(d); err != nil {
@@ -110,6 +111,9 @@ func TestMoreEditsRoundTrip(t *testing.T) {
 	ch := s2.Find(func(n *sg.Node) bool { return n.Type == sg.TypeChart })
 	if jsonOf(ch.Chart.Series) != jsonOf(ns.Children[3].Chart.Series) {
 		t.Errorf("chart data came back as %s", jsonOf(ch.Chart))
+	}
+	if tr := d2.Slides[0].Slide.Transition; tr == nil || tr.Type != "push" || tr.DurationMs != 500 || tr.Direction != "u" {
+		t.Errorf("transition after re-import: %+v", tr)
 	}
 	if got := d2.Slides[0].Slide.Notes; got != "Speaker notes\nwritten by ACE" {
 		t.Errorf("notes after re-import: %q", got)

@@ -451,7 +451,15 @@ func (ex *exporter) newSlide(s *sg.Node, part string) error {
 			b.WriteString(w.shapeXML(c, slideMap))
 		}
 	}
-	b.WriteString(`</p:spTree></p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr></p:sld>`)
+	b.WriteString(`</p:spTree></p:cSld><p:clrMapOvr><a:masterClrMapping/></p:clrMapOvr>`)
+	if s.Slide != nil && s.Slide.Transition != nil {
+		tmp := &xnode{kind: kElem}
+		setTransition(tmp, s.Slide.Transition)
+		for _, k := range tmp.kids {
+			b.WriteString(k.text)
+		}
+	}
+	b.WriteString(`</p:sld>`)
 	if s.Slide != nil && s.Slide.Notes != "" {
 		ex.warn(part, "speaker notes of new slide %s not written (no notes master generated)", s.ID)
 	}

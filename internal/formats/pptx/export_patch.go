@@ -61,7 +61,7 @@ func (ex *exporter) patchSlide(si *slideInfo, s *sg.Node) error {
 		tj, _ := json.Marshal(s.Slide.Transition)
 		oj, _ := json.Marshal(o.Slide.Transition)
 		if string(tj) != string(oj) {
-			ex.warn(si.part, "transition edits of slide %s are not written back", s.ID)
+			setTransition(root, s.Slide.Transition)
 		}
 	}
 	used := map[*xnode]bool{}
@@ -868,4 +868,52 @@ func inheritedNode(n *sg.Node, slidePart string) bool {
 		return false
 	}
 	return strings.HasPrefix(n.Source.Part, "ppt/slideLayouts/") || strings.HasPrefix(n.Source.Part, "ppt/slideMasters/")
+}
+
+// setTransition replaces the slide's p:transition (also one wrapped in
+// mc:AlternateContent) with the scene graph's (ECMA-376 §19.3.1.50).
+func setTransition(root *xnode, tr *sg.Transition) {
+	var kids []*xnode
+	for _, k := range root.kids {
+		if k.is(nsP, "transition") {
+			continue
+		}
+		if k.is(nsMC, "AlternateContent") && (k.path(nsMC, "Fallback").child(nsP, "transition") != nil || k.child(nsMC, "Choice").child(nsP, "transition") != nil) {
+			continue
+		}
+		kids = append(kids, k)
+	}
+	root.kids = kids
+	root.dirty = true
+	if tr == nil {
+		return
+	}
+	typ := tr.Type
+	if typ == "" || !validTransition[typ] {
+		typ = "fade"
+	}
+	spd := "med"
+	switch {
+	case tr.DurationMs > 0 && tr.DurationMs <= 500:
+		spd = "fast"
+	case tr.DurationMs >= 1000:
+		spd = "slow"
+	}
+	frag := `<p:transition spd="` + spd + `">`
+	if typ != "none" {
+		frag += "<p:" + typ
+		if tr.Direction != "" && (typ == "push" || typ == "wipe" || typ == "cover" || typ == "pull") {
+			frag += ` dir="` + esc(tr.Direction) + `"`
+		}
+		frag += "/>"
+	}
+	frag += "</p:transition>"
+	root.insertOrdered(rawNode(frag), []string{"cSld", "clrMapOvr", "transition", "timing", "extLst"})
+}
+
+// validTransition lists the PresentationML 2007 transition elements.
+var validTransition = map[string]bool{
+	"none": true, "blinds": true, "checker": true, "circle": true, "comb": true, "cover": true, "cut": true, "diamond": true,
+	"dissolve": true, "fade": true, "newsflash": true, "plus": true, "pull": true, "push": true, "random": true,
+	"randomBar": true, "split": true, "strips": true, "wedge": true, "wheel": true, "wipe": true, "zoom": true,
 }

@@ -26,6 +26,7 @@ func texts(d *sg.Deck) []string {
 // charts and pictures survive, then has LibreOffice convert it.
 func TestFreshExportOfGeneratedDeck(t *testing.T) {
 	d, blobs := deckgen.Generate(deckgen.Options{Slides: 16, Seed: 7})
+	d.Slides[1].Slide.Transition = &sg.Transition{Type: "fade", DurationMs: 750}
 	out, warns, err := ExportDetailed(d, blobs)
 	if err != nil {
 		t.Fatalf("export: %v", err)
@@ -55,6 +56,9 @@ func TestFreshExportOfGeneratedDeck(t *testing.T) {
 	// Every text comes back (frames become groups; text stays text).
 	if a, b := strings.Join(texts(d), "|"), strings.Join(texts(d2), "|"); a != b {
 		t.Errorf("texts differ after a fresh export:\n gen %.300s\n got %.300s", a, b)
+	}
+	if tr := d2.Slides[1].Slide.Transition; tr == nil || tr.Type != "fade" {
+		t.Errorf("transition of a new slide: %+v", tr)
 	}
 	// Placeholder roles survive (titles stay titles).
 	roles := func(d *sg.Deck) string {
