@@ -33,8 +33,8 @@ lint:
 fuzz:
 	bash scripts/fuzz
 
-docs: build
-	./bin/ace tools --markdown > docs/tools.md
+docs:
+	ACE_UPDATE_DOCS=1 $(GO) test -count=1 -run TestDocsToolsMarkdownIsUpToDate ./internal/tools
 
 # Regenerates proto/ace/v1/*.pb.go (protoc from Debian's protobuf-compiler;
 # protoc-gen-go pinned to the google.golang.org/protobuf in go.mod).

@@ -156,11 +156,18 @@ func (e *Env) paintedBehind(s *sg.Node, p sg.Vector, stop *sg.Node) (c sg.Color,
 }
 
 // readableOn picks a dark or a light grey, whichever contrasts more with bg
-// (WCAG ratio), for text a designer wants quiet but legible.
+// (WCAG ratio), for text a designer wants quiet but legible; on a mid-tone
+// background where neither grey reaches WCAG AA (4.5:1) it takes black or
+// white.
 func readableOn(bg sg.Color) sg.Color {
-	dark, light := sg.MustHex("#404040"), sg.MustHex("#F2F2F2")
-	if contrast(dark, bg) >= contrast(light, bg) {
-		return dark
+	pick := func(dark, light sg.Color) sg.Color {
+		if contrast(dark, bg) >= contrast(light, bg) {
+			return dark
+		}
+		return light
 	}
-	return light
+	if c := pick(sg.MustHex("#404040"), sg.MustHex("#F2F2F2")); contrast(c, bg) >= 4.5 {
+		return c
+	}
+	return pick(sg.MustHex("#000000"), sg.MustHex("#FFFFFF"))
 }
