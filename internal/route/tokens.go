@@ -2,6 +2,7 @@ package route
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 
 	"github.com/pkoukk/tiktoken-go"
@@ -43,11 +44,68 @@ func encoder(name string) (*tiktoken.Tiktoken, error) {
 // CountTokens returns the number of tokens of text under the encoding
 // (O200K or CL100K), as an OpenAI model would count its input. Special
 // tokens in text are counted as ordinary text. The first call per encoding
-// loads its ranks (a few hundred ms).
+// loads its ranks (a few hundred ms). Long texts are cut at pre-token
+// boundaries and counted on all cores; the count is exact.
 func CountTokens(text, encoding string) (int, error) {
 	e, err := encoder(encoding)
 	if err != nil {
 		return 0, err
 	}
-	return len(e.EncodeOrdinary(text)), nil
+	chunks := splitAtPreTokenBoundaries(text, chunkBytes)
+	if len(chunks) == 1 {
+		return len(e.EncodeOrdinary(text)), nil
+	}
+	counts := make([]int, len(chunks))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(chunks)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				counts[i] = len(e.EncodeOrdinary(chunks[i]))
+			}
+		}()
+	}
+	for i := range chunks {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	total := 0
+	for _, n := range counts {
+		total += n
+	}
+	return total, nil
 }
+
+// chunkBytes is the size past which CountTokens splits a text.
+const chunkBytes = 32 << 10
+
+// splitAtPreTokenBoundaries cuts text into pieces of about size bytes, only
+// between an ASCII letter and a following `",` or `"}` (the end of a JSON
+// string value). Both encodings' pre-tokenizers end a word at its last
+// letter (a contraction needs an apostrophe) and start a new pre-token at
+// the quote, and BPE never merges across pre-tokens, so the pieces' counts
+// add up to the whole text's count. Text without such a boundary stays
+// whole.
+func splitAtPreTokenBoundaries(text string, size int) []string {
+	var out []string
+	for len(text) > size {
+		cut := -1
+		for i := size; i+1 < len(text); i++ {
+			if text[i] == '"' && (text[i+1] == ',' || text[i+1] == '}') && isASCIILetter(text[i-1]) {
+				cut = i
+				break
+			}
+		}
+		if cut < 0 {
+			break
+		}
+		out = append(out, text[:cut])
+		text = text[cut:]
+	}
+	return append(out, text)
+}
+
+func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }

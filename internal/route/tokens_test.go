@@ -50,3 +50,40 @@ func TestEncodingRoundTripsDeckJSON(t *testing.T) {
 		}
 	}
 }
+
+// Chunked counting equals counting the whole text, on every mode's context
+// of real and generated decks, in both encodings.
+func TestChunkedCountIsExact(t *testing.T) {
+	decks := realDecks(t)
+	for name, d := range decks {
+		for _, dec := range []Decision{{Mode: Full}, {Mode: Macro}, {Mode: Micro, TargetSlides: []int{0}}} {
+			s, err := Context(d, dec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, enc := range []string{O200K, CL100K} {
+				e, _ := encoder(enc)
+				whole := len(e.EncodeOrdinary(s))
+				got, _ := CountTokens(s, enc)
+				if got != whole {
+					t.Errorf("%s %s %s: chunked %d, whole %d", name, dec.Mode, enc, got, whole)
+				}
+				parts := splitAtPreTokenBoundaries(s, 1024)
+				if len(s) > 4096 && len(parts) < 2 {
+					t.Errorf("%s %s: no boundary found in %d bytes", name, dec.Mode, len(s))
+				}
+				sum := 0
+				for _, p := range parts {
+					sum += len(e.EncodeOrdinary(p))
+				}
+				if sum != whole {
+					t.Errorf("%s %s %s: %d parts of 1 kB count %d, whole %d", name, dec.Mode, enc, len(parts), sum, whole)
+				}
+			}
+		}
+	}
+	// Text without a boundary is counted whole.
+	if p := splitAtPreTokenBoundaries(strings.Repeat("a b ", 20000), 1024); len(p) != 1 {
+		t.Fatalf("%d parts", len(p))
+	}
+}
