@@ -335,20 +335,20 @@ type rawRect struct {
 }
 
 type rawNode struct {
-	ID        string      `json:"id"`
-	B         rawRect     `json:"b"`
-	Clip      *rawRect    `json:"clip"`
-	Ink       *rawRect    `json:"ink"`
-	Lines     int         `json:"lines"`
-	OvX       float64     `json:"ovX"`
-	OvY       float64     `json:"ovY"`
-	Text      bool        `json:"text"`
-	MinFont   float64     `json:"minFont"`
-	Bg        *[4]float64 `json:"bg"`
-	Runs      []rawRun    `json:"runs"`
-	Img       *rawImg     `json:"img"`
-	MathError bool        `json:"mathError"`
-	FS        float64     `json:"fs"`
+	ID        string       `json:"id"`
+	B         rawRect      `json:"b"`
+	Clip      *rawRect     `json:"clip"`
+	Ink       *rawRect     `json:"ink"`
+	Lines     int          `json:"lines"`
+	OvX       float64      `json:"ovX"`
+	OvY       float64      `json:"ovY"`
+	Text      bool         `json:"text"`
+	MinFont   float64      `json:"minFont"`
+	Bgs       [][4]float64 `json:"bgs"`
+	Runs      []rawRun     `json:"runs"`
+	Img       *rawImg      `json:"img"`
+	MathError bool         `json:"mathError"`
+	FS        float64      `json:"fs"`
 }
 
 type rawRun struct {

@@ -79,8 +79,9 @@ type Measured struct {
 	// MinFontSize is the smallest rendered font size of its runs, px.
 	MinFontSize float64 `json:"minFontSize,omitempty"`
 	// Contrast is the lowest WCAG contrast ratio of its runs against the
-	// painted background under the text; 0 when unknown (text over an
-	// image). ContrastNeed is the ratio that run needs (4.5 or 3).
+	// painted background under the middle of each line (up to 12 lines);
+	// 0 when unknown (every line over a picture). ContrastNeed is the ratio
+	// that run needs (4.5 or 3).
 	Contrast     float64 `json:"contrast,omitempty"`
 	ContrastNeed float64 `json:"contrastNeed,omitempty"`
 	// Image is the intrinsic size of the node's picture, px.
@@ -221,9 +222,11 @@ func measuredNodes(raw *rawSlide) map[string]Measured {
 			m.OverflowX, m.OverflowY = roundPx(n.OvX), roundPx(n.OvY)
 			m.Overflow = m.OverflowX > TextOverflowTolerance || m.OverflowY > TextOverflowTolerance
 		}
-		if n.Bg != nil && len(n.Runs) > 0 {
-			bg := scenegraph.Color{R: n.Bg[0], G: n.Bg[1], B: n.Bg[2], A: 1}
-			worst := math.Inf(1)
+		// Worst run against the worst line background: a line over a
+		// different backdrop than the rest still has to be readable.
+		worst := math.Inf(1)
+		for _, b := range n.Bgs {
+			bg := scenegraph.Color{R: b[0], G: b[1], B: b[2], A: 1}
 			for _, r := range n.Runs {
 				fg := over(scenegraph.Color{R: r.C[0], G: r.C[1], B: r.C[2], A: r.C[3]}, bg)
 				ratio := ContrastRatio(fg, bg)

@@ -182,3 +182,19 @@ func TestInvisiblePictureDoesNotHideLowContrast(t *testing.T) {
 		t.Errorf("low_contrast on %v, want [overghost]", got)
 	}
 }
+
+// Contrast is checked line by line: a three-line text whose last line
+// leaves a dark band for the white slide is flagged, though the middle of
+// the whole text is on the band.
+func TestLowContrastChecksEveryLine(t *testing.T) {
+	band := rect("band", 100, 100, 600, 90, "#101010")
+	two := text("two", 110, 105, 580, 200, "Line on the band\nAlso on the band\nLine below it", 24, "#FFFFFF")
+	two.Style.LineHeightPx = 40
+	sr := renderOne(t, deck(band, two), nil, false)
+	if m := sr.Nodes["two"]; m.Contrast > 1.01 {
+		t.Errorf("second line is white on white, contrast %g", m.Contrast)
+	}
+	if got := kinds(sr.Violations)[KindLowContrast]; !slices.Equal(got, []string{"two"}) {
+		t.Errorf("low_contrast on %v", got)
+	}
+}

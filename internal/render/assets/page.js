@@ -52,6 +52,21 @@
     for (let i = layers.length - 1; i >= 0; i--) acc = overC(layers[i], acc);
     return acc;
   }
+  // lineBoxes merges character rects into one box per visual line.
+  function lineBoxes(rects) {
+    const rs = rects.filter(r => r.width > 0.5 && r.height > 0.5).sort((a, b) => a.top - b.top);
+    const out = [];
+    for (const r of rs) {
+      const last = out[out.length - 1];
+      if (last && r.top + r.height / 2 <= last.bottom) {
+        last.left = Math.min(last.left, r.left); last.right = Math.max(last.right, r.right);
+        last.top = Math.min(last.top, r.top); last.bottom = Math.max(last.bottom, r.bottom);
+      } else {
+        out.push({left: r.left, right: r.right, top: r.top, bottom: r.bottom});
+      }
+    }
+    return out;
+  }
   function lineCount(rects) {
     const rs = rects.filter(r => r.width > 0.5 && r.height > 0.5).sort((a, b) => a.top - b.top);
     let lines = 0, bottom = -Infinity;
@@ -144,9 +159,14 @@
         }
         if (minFont < Infinity) m.minFont = minFont;
         if (m.ink && runs.length) {
-          const cx = m.ink.x + m.ink.width / 2 + o.left, cy = m.ink.y + m.ink.height / 2 + o.top;
-          const bg = backgroundAt(cx, cy, {tx});
-          if (bg) m.bg = bg;
+          // The painted background under the middle of each line (up to
+          // 12 lines); a line over a picture has no known background.
+          const bgs = [];
+          for (const ln of lineBoxes(rects).slice(0, 12)) {
+            const bg = backgroundAt((ln.left + ln.right) / 2, (ln.top + ln.bottom) / 2, {tx});
+            if (bg) bgs.push(bg);
+          }
+          if (bgs.length) m.bgs = bgs;
           // Keep distinct runs only.
           const seen = new Set();
           m.runs = runs.filter(r => { const k = r.c.join() + '|' + r.s + '|' + r.w; if (seen.has(k)) return false; seen.add(k); return true; }).slice(0, 16);
