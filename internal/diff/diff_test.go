@@ -431,3 +431,12 @@ func TestLISKeepsFixedPointsAmongLongest(t *testing.T) {
 		t.Fatalf("keep %v", keep)
 	}
 }
+
+func TestSlideFramePositionIsIgnored(t *testing.T) {
+	a := sample()
+	b := a.Clone()
+	b.Slides[1].Transform = scenegraph.Translate(2000, 0) // slides laid out on a canvas (Figma)
+	if d := Compute(a, b); !d.Empty() {
+		t.Fatalf("slide frame x/y must be ignored (ACE App. E.4): %v", kinds(d))
+	}
+}
