@@ -77,6 +77,11 @@ type Input struct {
 	// MaxTurns is how many model rounds this step may use (the task's
 	// remaining budget); 0 = DefaultMaxTurns.
 	MaxTurns int
+	// Prior are calls already applied to Base that produced Deck (a
+	// compiled recipe); the agent's calls extend that batch, and
+	// Output.Calls starts with them. Nil Base means Deck, no prior calls.
+	Base  *scenegraph.Deck
+	Prior []Call
 }
 
 // ToolError is a call that failed, as the model was told.
@@ -146,6 +151,9 @@ func (a *Agent) Act(ctx context.Context, in Input) (*Output, error) {
 		maxTokens = DefaultMaxTokens
 	}
 	out := &Output{Deck: in.Deck, base: in.Deck}
+	if in.Base != nil {
+		out.base, out.Calls = in.Base, slices.Clone(in.Prior)
+	}
 	msgs := Messages(in)
 	fns := a.Tools.Functions()
 	repairs := 0

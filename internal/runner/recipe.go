@@ -54,10 +54,10 @@ func (s *Steps) actRecipe(ctx context.Context, d *scenegraph.Deck, in ActInput) 
 			box = agent.NewRegistry(opts)
 		}
 		ag := &agent.Agent{LLM: s.LLM, Tools: box, MaxTokens: s.MaxTokens}
-		res, err := ag.Act(ctx, agent.Input{Deck: cur, Mode: string(in.Route.Mode), Context: text,
+		res, err := ag.Act(ctx, agent.Input{Deck: cur, Base: d, Prior: out.Calls, Mode: string(in.Route.Mode), Context: text,
 			Instruction: strings.Join(plan.Instructions, "\n"), Feedback: in.Feedback, MaxTurns: in.MaxTurns})
 		if res != nil {
-			out.Calls = append(out.Calls, res.Calls...)
+			out.Calls = res.Calls
 			out.Turns, out.Errors, out.LLM, out.Stopped, out.Summary = res.Turns, res.Errors, res.LLM, res.Stopped, res.Summary
 			out.Context = len(text)
 			cur = res.Deck
