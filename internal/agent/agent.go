@@ -127,8 +127,10 @@ func Messages(in Input) []openai.ChatCompletionMessage {
 	}
 }
 
-// Act runs one act step: a model round, the calls applied one by one to a
-// working copy, and follow-up rounds while the model needs to see results.
+// Act runs one act step: a model round, its calls applied in order (a
+// failing call is left out and reported), and follow-up rounds while the
+// model needs to see results: reads, new ids, or errors to correct (at
+// most two repair rounds in a row).
 // An error is returned only when no round could be completed (no model,
 // transport failure after retries, context too long); tool failures are
 // told to the model and recorded in Output.Errors.
