@@ -134,15 +134,19 @@ func contentCreateTools() []Tool {
 				return Result{Created: []string{n.ID}}, nil
 			}),
 		def(ModuleContent, "create_text", false,
-			"Create a TEXT node. Always give an explicit width so long text wraps instead of overflowing; without width the box hugs its text. The typeface applies to every script the text uses (Latin, East Asian, complex). Colour by value (color) or by design token (themeColor).",
+			"Create a TEXT node. Always give an explicit width so long text wraps instead of overflowing; without width the box hugs its text. The typeface applies to every script the text uses (Latin, East Asian, complex); by default the deck's body font and dark text colour. Colour by value (color) or by design token (themeColor).",
 			func(e *Env, a *createTextArgs) (Result, error) {
 				n := e.newNode(sg.TypeText, firstWords(a.Text))
 				st := &sg.TypeStyle{FontSize: a.FontSize, FontWeight: a.FontWeight, TextAlignHorizontal: a.Align}
 				if st.FontSize == 0 {
 					st.FontSize = 18
 				}
-				if a.FontFamily != "" {
-					setFamily(st, a.FontFamily, a.Text, nil)
+				fam := a.FontFamily
+				if fam == "" {
+					fam = e.Deck.Tokens.Fonts.Minor.Latin // the deck's body font
+				}
+				if fam != "" {
+					setFamily(st, fam, a.Text, nil)
 				}
 				if a.Italic {
 					st.Italic = ptr(true)
@@ -150,8 +154,16 @@ func contentCreateTools() []Tool {
 				if a.LineHeight != nil {
 					st.LineHeightPercent = *a.LineHeight * 100
 				}
-				if a.Color != "" || a.ThemeColor != "" {
-					p, err := e.paint(paintArgs{Color: a.Color, ThemeColor: a.ThemeColor})
+				tc := a.ThemeColor
+				if a.Color == "" && tc == "" {
+					if _, ok := e.Deck.Tokens.Colors["tx1"]; ok {
+						tc = "tx1"
+					} else if _, ok := e.Deck.Tokens.Colors["dk1"]; ok {
+						tc = "dk1" // the theme's dark text colour
+					}
+				}
+				if a.Color != "" || tc != "" {
+					p, err := e.paint(paintArgs{Color: a.Color, ThemeColor: tc})
 					if err != nil {
 						return Result{}, err
 					}
