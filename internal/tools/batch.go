@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -32,7 +33,16 @@ func batchTools() []Tool {
 					if op.Command == "batch_execute" {
 						return Result{}, &BatchError{Index: i, Call: Call{Tool: op.Command}, Err: fmt.Errorf("batch_execute cannot be nested")}
 					}
-					calls[i] = Call{Tool: op.Command, Args: op.Params, As: op.As}
+					params := op.Params
+					// Some models send params as a JSON string holding the
+					// object; accept it rather than fail the whole batch.
+					if t := bytes.TrimSpace(params); len(t) > 0 && t[0] == '"' {
+						var inner string
+						if json.Unmarshal(t, &inner) == nil && json.Valid([]byte(inner)) {
+							params = json.RawMessage(inner)
+						}
+					}
+					calls[i] = Call{Tool: op.Command, Args: params, As: op.As}
 				}
 				results, err := e.runAll(calls)
 				if err != nil {

@@ -370,3 +370,13 @@ func TestReplaceColorDeckWideMovesTintsOfTheToken(t *testing.T) {
 		t.Errorf("darkened accent1 is %s, want %s", got.Hex(), want.Hex())
 	}
 }
+
+func TestBatchExecuteAcceptsParamsSentAsAJSONString(t *testing.T) {
+	d := fixture(t)
+	out, _ := apply(t, d, Options{}, call("batch_execute", map[string]any{"operations": []any{
+		map[string]any{"command": "rename_node", "params": `{"nodeId":"slide-1","name":"Cover"}`},
+	}}))
+	if out.Slides[0].Name != "Cover" {
+		t.Error("stringified params not applied")
+	}
+}
