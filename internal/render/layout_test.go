@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"testing"
 
 	"github.com/acecanvas/ace/internal/scenegraph"
@@ -144,5 +145,29 @@ func TestShadowPaintsOutsideTheBox(t *testing.T) {
 	sr := renderOne(t, deck(r), nil, true)
 	if c := pixel(decodePNG(t, sr.PNG), 210, 210); !isColor(c, 0, 0, 0) {
 		t.Errorf("shadow pixel: got %v, want black", c)
+	}
+}
+
+func TestPNGScale(t *testing.T) {
+	d := deck(rect("r", 0, 0, 640, 360, "#FF0000"))
+	for _, c := range []struct {
+		scale float64
+		w, h  int
+	}{{0.5, 640, 360}, {2, 2560, 1440}} {
+		res, err := sharedPool(t).Render(context.Background(), d, nil, Request{Scale: c.scale, Images: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		img := decodePNG(t, res.Slides[0].PNG)
+		if b := img.Bounds(); b.Dx() != c.w || b.Dy() != c.h {
+			t.Errorf("scale %g: %v, want %dx%d", c.scale, b, c.w, c.h)
+		}
+		// The red quarter scales with the picture.
+		if px := pixel(img, c.w/4, c.h/4); !isColor(px, 255, 0, 0) {
+			t.Errorf("scale %g: top-left quarter %v, want red", c.scale, px)
+		}
+		if px := pixel(img, c.w*3/4, c.h*3/4); !isColor(px, 255, 255, 255) {
+			t.Errorf("scale %g: bottom-right quarter %v, want white", c.scale, px)
+		}
 	}
 }
