@@ -141,7 +141,7 @@ func paint(p scenegraph.Paint) string {
 			s += fmt.Sprintf(" %gdeg", r1(p.GradientAngle))
 		}
 	}
-	if p.ThemeColor != nil && p.ThemeColor.Name != "" {
+	if p.ThemeColor != nil && p.ThemeColor.Name != "" && !strings.EqualFold("#"+strings.TrimPrefix(p.ThemeColor.Name, "#"), s) {
 		s += "=" + p.ThemeColor.Name
 	}
 	if p.Opacity != nil && *p.Opacity < 1 {

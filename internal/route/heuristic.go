@@ -122,6 +122,9 @@ func Heuristic(instruction string, d *scenegraph.Deck) Decision {
 	case global || macro:
 		dec.Mode = Macro
 		dec.Reason = "deck-wide scope without a design-token cue"
+	case micro:
+		dec.Mode = Full
+		dec.Reason = "element-level edit without a slide named or found: full deck"
 	default:
 		dec.Mode = Full
 		dec.Reason = "no routing cue matched"
