@@ -89,7 +89,7 @@ type cSeries struct {
 // Shape;130;p15"): they say nothing the type and placeholder role do not,
 // so the serializers leave them out ("no defaults"). The diff still
 // aligns by them.
-var reAutoName = regexp.MustCompile(`^(?:(?:Text ?Box|Rectangle|Rounded Rectangle|Oval|Ellipse|Picture|Image|Graphic|Straight (?:Arrow )?Connector|Elbow Connector|Curved Connector|Connector|Freeform|Freeform: Shape|Group|Table|Chart|Diagram|Line|Shape|Isosceles Triangle|Right Triangle|Right Arrow|Left Arrow|Arrow|Content Placeholder|Text Placeholder|Picture Placeholder|Title|Subtitle|Footer Placeholder|Slide Number Placeholder|Date Placeholder|Footer|Slide Number|Date|Object|TextShape|Vertical Title|Vertical Text Placeholder)(?: \d+)?|Google Shape;\d+;p\d+)$`)
+var reAutoName = regexp.MustCompile(`^(?:(?:Text ?Box|Frame|Vector|Polygon|Star|Rectangle|Rounded Rectangle|Oval|Ellipse|Picture|Image|Graphic|Straight (?:Arrow )?Connector|Elbow Connector|Curved Connector|Connector|Freeform|Freeform: Shape|Group|Table|Chart|Diagram|Line|Shape|Isosceles Triangle|Right Triangle|Right Arrow|Left Arrow|Arrow|Content Placeholder|Text Placeholder|Picture Placeholder|Title|Subtitle|Footer Placeholder|Slide Number Placeholder|Date Placeholder|Footer|Slide Number|Date|Object|TextShape|Vertical Title|Vertical Text Placeholder)(?: \d+)?|Google Shape;\d+;p\d+)$`)
 
 func nodeName(name string) string {
 	if reAutoName.MatchString(name) {
