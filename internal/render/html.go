@@ -37,6 +37,9 @@ func SlideHTML(d *scenegraph.Deck, slide int, assets scenegraph.AssetSource) (st
 	if d.Width <= 0 || d.Height <= 0 || math.IsNaN(d.Width) || math.IsNaN(d.Height) {
 		return "", nil, fmt.Errorf("render: deck %q has slide size %gx%g px; set Deck.Width and Deck.Height", d.ID, d.Width, d.Height)
 	}
+	if d.Width > MaxSlideSide || d.Height > MaxSlideSide {
+		return "", nil, fmt.Errorf("render: deck %q has slide size %gx%g px; the renderer draws at most %d px per side", d.ID, d.Width, d.Height, MaxSlideSide)
+	}
 	s := d.Slides[slide]
 	if s == nil {
 		return "", nil, fmt.Errorf("render: slide %d of deck %q is nil", slide, d.ID)
@@ -46,6 +49,11 @@ func SlideHTML(d *scenegraph.Deck, slide int, assets scenegraph.AssetSource) (st
 	b.node(s, nil)
 	return b.sb.String(), b.errs, nil
 }
+
+// MaxSlideSide bounds a slide's width and height in px (a 16:9 PPTX is
+// 1280x720, a Figma slide 1920x1080); larger pages exhaust the browser's
+// compositor rather than render.
+const MaxSlideSide = 8192
 
 // NodeError is a problem with one node that did not stop the render.
 type NodeError struct {

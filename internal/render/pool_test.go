@@ -118,3 +118,14 @@ func TestBadRequestsGetClearErrors(t *testing.T) {
 		t.Error("a missing browser binary must fail")
 	}
 }
+
+func TestOversizedRequestsAreRefused(t *testing.T) {
+	d := deck()
+	d.Width = 100000
+	if _, err := HTML(d, 0, nil); err == nil || !strings.Contains(err.Error(), "at most") {
+		t.Errorf("huge slide: %v", err)
+	}
+	if _, err := sharedPool(t).Render(context.Background(), deck(), nil, Request{Scale: 50, Images: true}); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("huge scale: %v", err)
+	}
+}
