@@ -126,7 +126,7 @@ func (p *Pool) Render(ctx context.Context, d *scenegraph.Deck, assets scenegraph
 	if scale <= 0 {
 		scale = 1
 	}
-	if scale > 4 || max(d.Width, d.Height)*scale > 2*MaxSlideSide {
+	if req.Images && (scale > 4 || max(d.Width, d.Height)*scale > 2*MaxSlideSide) {
 		return nil, fmt.Errorf("render: scale %g of a %gx%g px slide is too large (at most 4, and %d px per side)", scale, d.Width, d.Height, 2*MaxSlideSide)
 	}
 	if !req.Images {
