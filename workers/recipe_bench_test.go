@@ -12,21 +12,13 @@ import (
 	"github.com/acecanvas/ace/internal/deckio"
 	"github.com/acecanvas/ace/internal/formats/pptx"
 	"github.com/acecanvas/ace/internal/runner"
+	"github.com/acecanvas/ace/internal/shareddecks"
 	"github.com/acecanvas/ace/internal/store"
 )
 
 // realDecks returns the six real decks and their total slide count.
 func realDecks(b *testing.B) ([]string, int) {
-	dir, _ := os.Getwd()
-	for ; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-	}
-	paths, _ := filepath.Glob(filepath.Join(dir, "..", "shared", "decks", "pptx", "*.pptx"))
-	if len(paths) != 6 {
-		b.Fatalf("want the six real decks, found %d", len(paths))
-	}
+	paths := shareddecks.PPTX(b)
 	slides := 0
 	for _, p := range paths {
 		d, _, err := deckio.Load(p)
@@ -39,26 +31,12 @@ func realDecks(b *testing.B) ([]string, int) {
 }
 
 func rebrandEdit(b *testing.B) Edit {
-	var path string
-	for dir := mustWd(b); ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			path = filepath.Join(dir, "testdata", "recipes", "rebrand.yaml")
-			break
-		}
-	}
+	path := filepath.Join(shareddecks.Root(b), "testdata", "recipes", "rebrand.yaml")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	return Edit{RecipePath: path, RecipeData: data}
-}
-
-func mustWd(b *testing.B) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		b.Fatal(err)
-	}
-	return wd
 }
 
 // BenchmarkRecipeBatchRealDecks is the main job's throughput: the rebrand

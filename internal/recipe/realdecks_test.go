@@ -17,24 +17,9 @@ import (
 	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/render"
 	sg "github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/shareddecks"
 	"github.com/acecanvas/ace/internal/tools"
 )
-
-// sharedDecks finds ../shared/decks/pptx beside the repository root.
-func sharedDecks(t *testing.T) []string {
-	t.Helper()
-	dir, _ := os.Getwd()
-	for ; dir != "/"; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "..", "shared", "decks", "pptx", "*.pptx"))
-	if len(files) != 6 {
-		t.Fatalf("want the six real decks in ../shared/decks/pptx, found %d", len(files))
-	}
-	return files
-}
 
 var shipped = []string{"rebrand", "legal-footer", "logo-swap", "title-normalize"}
 
@@ -64,7 +49,7 @@ func TestShippedRecipesOnRealDecks(t *testing.T) {
 	}
 	toConvert := map[string][]byte{}
 	wantPages := map[string]int{}
-	for _, path := range sharedDecks(t) {
+	for _, path := range shareddecks.PPTX(t) {
 		orig, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)

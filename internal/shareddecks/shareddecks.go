@@ -1,0 +1,53 @@
+// Package shareddecks finds the real decks made by other people that tests
+// and benchmarks read from ../shared/decks beside the repository (see
+// ../shared/decks/SOURCES.md). They are never copied into the repository;
+// CI lays shared/ beside its clone, so a missing directory is a failure,
+// not a reason to skip.
+package shareddecks
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Root returns the repository root: the nearest directory above the
+// working directory that holds go.mod.
+func Root(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatal("shareddecks: no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// PPTX returns the paths of the six real .pptx decks, sorted.
+func PPTX(tb testing.TB) []string {
+	tb.Helper()
+	dir := filepath.Join(Root(tb), "..", "shared", "decks", "pptx")
+	paths, err := filepath.Glob(filepath.Join(dir, "*.pptx"))
+	if err != nil || len(paths) != 6 {
+		tb.Fatalf("want the six real decks in %s (CI lays shared/ beside the clone), found %d", dir, len(paths))
+	}
+	return paths
+}
+
+// Figma returns the path of the real Figma REST response.
+func Figma(tb testing.TB) string {
+	tb.Helper()
+	p := filepath.Join(Root(tb), "..", "shared", "decks", "figma", "nodes-response-autolayout.json")
+	if _, err := os.Stat(p); err != nil {
+		tb.Fatalf("real Figma sample missing: %v", err)
+	}
+	return p
+}
