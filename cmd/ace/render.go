@@ -96,7 +96,8 @@ func loadDeckForRender(ctx context.Context, path, assetsDir string) (*scenegraph
 	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".pptx":
-		d, blobs, err := pptx.Import(data, filepath.Base(path))
+		// Render what PowerPoint shows: layout and master decorations too.
+		d, blobs, _, err := pptx.ImportWithOptions(data, filepath.Base(path), pptx.Options{Inherited: true})
 		if err != nil {
 			return nil, nil, fmt.Errorf("render: importing %s: %w", path, err)
 		}

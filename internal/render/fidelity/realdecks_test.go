@@ -55,7 +55,8 @@ func importDeck(t testing.TB, path string) (*scenegraph.Deck, scenegraph.Blobs) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, blobs, err := pptx.Import(data, filepath.Base(path))
+	// With the layout and master decorations, as PowerPoint shows them.
+	d, blobs, _, err := pptx.ImportWithOptions(data, filepath.Base(path), pptx.Options{Inherited: true})
 	if err != nil {
 		t.Fatalf("importing %s: %v", path, err)
 	}
