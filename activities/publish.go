@@ -9,6 +9,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/acecanvas/ace/internal/telemetry"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 )
 
@@ -38,6 +39,14 @@ func (a *Activities) Publish(ctx context.Context, res *acev1.EditResult) error {
 	if _, err := a.JS.PublishMsg(ctx, msg); err != nil {
 		return fmt.Errorf("publish result of %s: %w", res.JobId, err)
 	}
+	e := telemetry.Edit{Outcome: res.Outcome, Iterations: len(res.Iterations), Seconds: float64(res.DurationMs) / 1000}
+	if res.Selected >= 0 && int(res.Selected) < len(res.Iterations) {
+		e.Score = res.Iterations[res.Selected].Score
+	}
+	if u := res.Usage; u != nil {
+		e.InputTokens, e.OutputTokens, e.CachedTokens, e.CostUSD = u.InputTokens, u.OutputTokens, u.CachedTokens, u.CostUsd
+	}
+	telemetry.RecordEdit(ctx, e)
 	return nil
 }
 

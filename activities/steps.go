@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"go.temporal.io/sdk/activity"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/acecanvas/ace/internal/runner"
 	"github.com/acecanvas/ace/internal/scenegraph"
 	"github.com/acecanvas/ace/internal/store"
+	"github.com/acecanvas/ace/internal/telemetry"
 	"github.com/acecanvas/ace/workflows"
 )
 
@@ -185,7 +187,9 @@ func (a *Activities) Render(ctx context.Context, in workflows.RenderInput) (work
 func (a *Activities) renderEach(ctx context.Context, ref string, ids []string, images bool, offset int) (runner.RenderOutput, error) {
 	var all runner.RenderOutput
 	for i, id := range ids {
+		t0 := time.Now()
 		res, err := a.Steps.Render(ctx, runner.RenderInput{DeckRef: ref, SlideIDs: []string{id}, Images: images})
+		telemetry.RecordRender(ctx, time.Since(t0).Seconds(), 1)
 		if err != nil {
 			return all, classify("render", err)
 		}

@@ -7,10 +7,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/acecanvas/ace/internal/report"
 	"github.com/acecanvas/ace/internal/store"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 )
@@ -100,8 +102,12 @@ func Summarize(ctx context.Context, s store.Store, st *State, outDir string) (*S
 	return sum, nil
 }
 
-// WriteFiles writes summary.json and summary.txt into dir.
+// WriteFiles writes summary.json, summary.txt and the HTML index page
+// (internal/report) into dir.
 func (s *Summary) WriteFiles(dir string) error {
+	if err := s.writeIndex(filepath.Join(dir, "index.html")); err != nil {
+		return fmt.Errorf("index page: %w", err)
+	}
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
@@ -133,4 +139,33 @@ func (s *Summary) WriteTable(w io.Writer) {
 			strings.Join(r.Scores, ","), r.Tokens, r.CostUSD, (time.Duration(r.DurationMS) * time.Millisecond).Round(10*time.Millisecond), reason)
 	}
 	tw.Flush()
+}
+
+func (s *Summary) writeIndex(path string) error {
+	b := report.Batch{ID: s.Batch, Duration: time.Duration(s.DurationMS) * time.Millisecond}
+	for _, r := range s.Rows {
+		row := report.Row{Deck: r.Deck, Outcome: r.Outcome, Reason: r.Reason, CostUSD: r.CostUSD,
+			Duration: time.Duration(r.DurationMS) * time.Millisecond}
+		if r.Output != "" {
+			row.Output = filepath.Base(r.Output)
+		}
+		if row.Outcome == "" {
+			row.Outcome = r.Status
+		}
+		if n := len(r.Scores); n > 0 {
+			if v, err := strconv.ParseFloat(r.Scores[n-1], 64); err == nil {
+				row.Score = &v
+			}
+		}
+		b.Rows = append(b.Rows, row)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := report.WriteIndex(f, b); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
