@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/acecanvas/ace/internal/formats/pptx"
@@ -329,7 +330,28 @@ func TestScenarioFooterOnEverySlide(t *testing.T) {
 	for name, d := range realDecks(t) {
 		t.Run(name, func(t *testing.T) {
 			args := map[string]any{"text": "Northwind · Confidential", "slideNumber": true}
-			out, _ := apply(t, d, Options{}, call("add_footer", args))
+			out, res := apply(t, d, Options{}, call("add_footer", args))
+			// new footer boxes stay clear of text, pictures, tables and charts
+			env := NewEnv(d, Options{})
+			ix := sg.NewIndex(out)
+			warned := strings.Join(res[0].Warnings, "\n")
+			for _, id := range res[0].Created {
+				slide := ix.Slide(id)
+				if strings.Contains(warned, "slide "+slide.ID+":") {
+					continue
+				}
+				s, _ := d.SlideByID(slide.ID)
+				box := ix.AbsoluteBounds(id)
+				for _, r := range env.footerObstacles(s) {
+					if ov := box.Intersect(r); ov.Area() > 0 {
+						t.Errorf("%s on %s overlaps content at %v", id, slide.ID, r)
+					}
+				}
+				if box.Bottom() > out.Height || box.Y < out.Height*0.75 {
+					t.Errorf("%s at %v is not along the bottom edge", id, box)
+				}
+			}
+			t.Logf("%d footer boxes placed, warnings: %v", len(res[0].Created), res[0].Warnings)
 			// a second call updates the same placeholders, adding nothing
 			again, _ := apply(t, out, Options{}, call("add_footer", args))
 			if again.Count() != out.Count() {

@@ -4,9 +4,11 @@ import (
 	"encoding/base64"
 	"fmt"
 	"html"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	sg "github.com/acecanvas/ace/internal/scenegraph"
 )
@@ -518,7 +520,7 @@ func slideTools() []Tool {
 				return res, nil
 			}),
 		def(ModuleSlide, "add_footer", false,
-			"Add or update the footer on some or all slides: footer text, slide number and date, placed along the bottom edge in the deck's body font (existing footer placeholders are reused, so it is safe to call twice). A new footer goes in the free space of the bottom band, clear of the slide's text and pictures, at the smallest readable size, in a grey that contrasts with what is behind it.",
+			"Add or update the footer on some or all slides: footer text, slide number and date. Existing footer, number and date placeholders are reused (safe to call twice); otherwise the text goes into free space along the bottom edge, clear of text, pictures, tables and charts, shrinking to the smallest readable size (12 px) when space is tight, in the body font and a grey that contrasts with the background.",
 			func(e *Env, a *footerArgs) (Result, error) {
 				slidesIn, err := e.slideSet(a.slideSel)
 				if err != nil {
@@ -527,32 +529,26 @@ func slideTools() []Tool {
 				if a.Text == "" && !a.SlideNumber && a.Date == "" {
 					return Result{}, fmt.Errorf("give text, slideNumber or date")
 				}
-				size := a.FontSize
-				if size == 0 {
-					size = footerSize(e.Deck.Height)
-				}
-				var fixed *sg.Color
-				if a.Color != "" {
-					c, err := color(a.Color, nil)
-					if err != nil {
-						return Result{}, err
-					}
-					fixed = &c
-				}
 				res := Result{}
-				var painted map[string]sg.Rect
-				if e.Opts.Measure != nil && a.Text != "" {
-					if painted, err = e.Opts.Measure(e.Deck); err != nil {
-						res.Warnings = append(res.Warnings, "footer placed from authored geometry: measuring the slides failed: "+err.Error())
-					}
-				}
 				for _, s := range slidesIn {
 					_, idx := e.Deck.SlideByID(s.ID)
 					if a.SkipFirst && idx == 0 {
 						continue
 					}
-					W, H := e.Deck.Width, e.Deck.Height
-					put := func(role, text string, x, w float64, align string) {
+					obstacles := e.footerObstacles(s)
+					col := sg.MustHex("#595959")
+					if bg, ok := paintColor(s.Fills); ok && contrast(col, bg) < 4.5 {
+						col = sg.MustHex("#D9D9D9")
+						if contrast(col, bg) < contrast(sg.MustHex("#404040"), bg) {
+							col = sg.MustHex("#404040")
+						}
+					}
+					if a.Color != "" {
+						if col, err = color(a.Color, nil); err != nil {
+							return Result{}, err
+						}
+					}
+					put := func(role, text, prefer string) {
 						for _, c := range s.Children {
 							if placeholderRole(c) == role && c.Type.CanHoldText() {
 								_ = setCharacters(c, text)
@@ -560,20 +556,13 @@ func slideTools() []Tool {
 								return
 							}
 						}
+						box, size, ok := e.footerSpot(obstacles, text, a.FontSize, prefer)
+						if !ok {
+							res.Warnings = append(res.Warnings, fmt.Sprintf("slide %s: no free space along the bottom for %q; placed it over the content", s.ID, clip(text, 30)))
+						}
 						t := e.newNode(sg.TypeText, map[string]string{"ftr": "Footer", "sldNum": "Slide Number", "dt": "Date"}[role])
 						t.Characters = text
-						box := sg.Rect{X: x, Y: H - size*2.4, Width: w, Height: size * 1.6}
-						if role == "ftr" {
-							// Keep the footer clear of what the slide already shows.
-							if free, ok := e.footerSlot(s, text, size, painted); ok {
-								box = free
-							}
-						}
-						bg, _ := e.paintedBehind(s, sg.Vector{X: box.X + box.Width/2, Y: box.Y + box.Height/2}, nil)
-						col := readableOn(bg)
-						if fixed != nil {
-							col = *fixed
-						}
+						align := map[string]string{"center": sg.AlignCenter, "right": sg.AlignRight, "left": sg.AlignLeft}[prefer]
 						t.Style = &sg.TypeStyle{FontSize: size, TextAlignHorizontal: align, Fills: []sg.Paint{sg.Solid(col)}}
 						if f := e.Deck.Tokens.Fonts.Minor.Latin; f != "" {
 							setFamily(t.Style, f, text, nil)
@@ -582,16 +571,17 @@ func slideTools() []Tool {
 						t.Transform = sg.Translate(round2(box.X), round2(box.Y))
 						t.Size = sg.Vector{X: round2(box.Width), Y: round2(box.Height)}
 						e.insert(s, t, -1)
+						obstacles = append(obstacles, box)
 						res.Created = append(res.Created, t.ID)
 					}
 					if a.Text != "" {
-						put("ftr", a.Text, W*0.3, W*0.4, sg.AlignCenter)
+						put("ftr", a.Text, "center")
 					}
 					if a.SlideNumber {
-						put("sldNum", strconv.Itoa(idx+1), W-48-W*0.1, W*0.1, sg.AlignRight)
+						put("sldNum", strconv.Itoa(idx+1), "right")
 					}
 					if a.Date != "" {
-						put("dt", a.Date, 48, W*0.2, sg.AlignLeft)
+						put("dt", a.Date, "left")
 					}
 				}
 				return res, nil
@@ -747,4 +737,112 @@ func matchSlide(s, t *sg.Node) ([]string, error) {
 		ids = append(ids, c.ID)
 	}
 	return ids, nil
+}
+
+// footerObstacles are the slide-space boxes a footer must stay clear of:
+// every visible text, picture, table, chart and formula (decorative shapes
+// without text, and backgrounds covering most of the slide, do not count).
+func (e *Env) footerObstacles(s *sg.Node) []sg.Rect {
+	var out []sg.Rect
+	slideArea := e.Deck.Width * e.Deck.Height
+	s.Walk(func(n, _ *sg.Node, depth int) bool {
+		if depth == 0 {
+			return true
+		}
+		if !n.IsVisible() {
+			return false
+		}
+		switch {
+		case n.Type == sg.TypeTable || n.Type == sg.TypeChart || n.Type == sg.TypeMath:
+		case n.Type == sg.TypeImage || imagePaint(n) != nil:
+		case n.Type.CanHoldText() && strings.TrimSpace(n.Characters) != "":
+		default:
+			return true
+		}
+		r := e.absBounds(n)
+		if r.Area() < 0.5*slideArea {
+			out = append(out, r)
+		}
+		return n.Type != sg.TypeTable
+	})
+	return out
+}
+
+// footerSpot finds a box for a footer text in the bottom band of the
+// slide (its lowest fifth) that overlaps no obstacle, trying the requested
+// size (default 14 px) down to 12 px; prefer is "center", "left" or "right".
+// It scans upward from the bottom margin in 2 px steps.
+func (e *Env) footerSpot(obstacles []sg.Rect, text string, size float64, prefer string) (sg.Rect, float64, bool) {
+	W, H := e.Deck.Width, e.Deck.Height
+	margin := math.Max(8, math.Round(W*0.02))
+	if size == 0 {
+		size = 14
+	}
+	sizes := []float64{size}
+	for s := math.Min(size, 14) - 1; s >= 12; s-- {
+		sizes = append(sizes, s)
+	}
+	for _, fs := range sizes {
+		w := math.Min(float64(utf8.RuneCountInString(text))*fs*0.55+8, W-2*margin)
+		h := math.Ceil(fs * 1.5)
+		for y := H - margin - h; y >= H*0.8-h; y -= 2 {
+			if x, ok := freeX(obstacles, margin, W-margin, y, h, w, prefer); ok {
+				return sg.Rect{X: x, Y: y, Width: w, Height: h}, fs, true
+			}
+		}
+	}
+	fs := sizes[len(sizes)-1]
+	w := math.Min(float64(utf8.RuneCountInString(text))*fs*0.55+8, W-2*margin)
+	h := math.Ceil(fs * 1.5)
+	x := (W - w) / 2
+	if prefer == "right" {
+		x = W - margin - w
+	} else if prefer == "left" {
+		x = margin
+	}
+	return sg.Rect{X: x, Y: H - margin - h, Width: w, Height: h}, fs, false
+}
+
+// freeX returns the x of a w-wide gap in [lo, hi] within the horizontal
+// band [y, y+h] that no obstacle touches (4 px clearance), closest to the
+// preferred side.
+func freeX(obstacles []sg.Rect, lo, hi, y, h, w float64, prefer string) (float64, bool) {
+	const pad = 4
+	type span struct{ a, b float64 }
+	var blocked []span
+	for _, r := range obstacles {
+		if r.Y < y+h+pad && r.Bottom() > y-pad {
+			blocked = append(blocked, span{r.X - pad, r.Right() + pad})
+		}
+	}
+	slices.SortFunc(blocked, func(p, q span) int { return cmpF(p.a, q.a) })
+	var free []span
+	cur := lo
+	for _, b := range blocked {
+		if b.a > cur {
+			free = append(free, span{cur, math.Min(b.a, hi)})
+		}
+		cur = math.Max(cur, b.b)
+	}
+	if cur < hi {
+		free = append(free, span{cur, hi})
+	}
+	want := (lo + hi - w) / 2
+	switch prefer {
+	case "left":
+		want = lo
+	case "right":
+		want = hi - w
+	}
+	best, bestD, found := 0.0, math.Inf(1), false
+	for _, f := range free {
+		if f.b-f.a < w {
+			continue
+		}
+		x := math.Max(f.a, math.Min(want, f.b-w))
+		if d := math.Abs(x - want); d < bestD {
+			best, bestD, found = x, d, true
+		}
+	}
+	return best, found
 }
