@@ -135,7 +135,7 @@ func TestRecipeBatchOnRealDecks(t *testing.T) {
 	if text := deckText(d); containsFold(text, "Northwind Analytics") || !containsFold(text, "Acme Insights") {
 		t.Errorf("exported deck still names the old brand or lacks the new one")
 	}
-	for _, f := range []string{"summary.json", "summary.txt", "index.html"} {
+	for _, f := range []string{"summary.json", "summary.txt"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Error(err)
 		}

@@ -7,12 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/acecanvas/ace/internal/report"
 	"github.com/acecanvas/ace/internal/store"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 )
@@ -102,12 +100,9 @@ func Summarize(ctx context.Context, s store.Store, st *State, outDir string) (*S
 	return sum, nil
 }
 
-// WriteFiles writes summary.json, summary.txt and the HTML index page
-// (internal/report) into dir.
+// WriteFiles writes summary.json and summary.txt into dir (the HTML
+// report is written by cmd/ace with internal/report).
 func (s *Summary) WriteFiles(dir string) error {
-	if err := s.writeIndex(filepath.Join(dir, "index.html")); err != nil {
-		return fmt.Errorf("index page: %w", err)
-	}
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
@@ -141,31 +136,3 @@ func (s *Summary) WriteTable(w io.Writer) {
 	tw.Flush()
 }
 
-func (s *Summary) writeIndex(path string) error {
-	b := report.Batch{ID: s.Batch, Duration: time.Duration(s.DurationMS) * time.Millisecond}
-	for _, r := range s.Rows {
-		row := report.Row{Deck: r.Deck, Outcome: r.Outcome, Reason: r.Reason, CostUSD: r.CostUSD,
-			Duration: time.Duration(r.DurationMS) * time.Millisecond}
-		if r.Output != "" {
-			row.Output = filepath.Base(r.Output)
-		}
-		if row.Outcome == "" {
-			row.Outcome = r.Status
-		}
-		if n := len(r.Scores); n > 0 {
-			if v, err := strconv.ParseFloat(r.Scores[n-1], 64); err == nil {
-				row.Score = &v
-			}
-		}
-		b.Rows = append(b.Rows, row)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := report.WriteIndex(f, b); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
