@@ -135,4 +135,3 @@ func (s *Summary) WriteTable(w io.Writer) {
 	}
 	tw.Flush()
 }
-
