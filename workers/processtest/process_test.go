@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -33,6 +34,10 @@ import (
 var aceBin string
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if f := flag.Lookup("test.run"); f != nil && f.Value.String() == "^$" {
+		os.Exit(m.Run()) // benchmarks only (make bench): no binary needed
+	}
 	dir, _ := os.MkdirTemp("", "ace-processtest-")
 	aceBin = filepath.Join(dir, "ace")
 	build := exec.Command("go", "build", "-o", aceBin, "../../cmd/ace")
@@ -319,5 +324,77 @@ func TestRenderWorkerKilledMidRender(t *testing.T) {
 	}
 	if renderAttempts == 0 {
 		t.Error("no activity was retried: the kill did not interrupt the render")
+	}
+}
+
+// TestRenderWorkerDrainsOnSIGTERM stops the only render worker with SIGTERM
+// while Render runs: the worker stops polling but finishes the render
+// before it exits, so the edit completes with no render worker left and
+// the render ran exactly once.
+func TestRenderWorkerDrainsOnSIGTERM(t *testing.T) {
+	data := t.TempDir()
+	main := start(t, data, "worker", "--queues", "edit,llm,diff", "--dispatch")
+	waitStack(t, data)
+	main.waitLine(t, "ace worker:", time.Minute)
+	renderer := start(t, data, "worker", "--queues", "render")
+	renderer.waitLine(t, "ace worker:", time.Minute)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	conn, err := workers.Connect(ctx, workers.Config{Namespace: "default", DataDir: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	root := repoRoot(t)
+	recipePath := filepath.Join(root, "testdata", "recipes", "rebrand.yaml")
+	recipeData, _ := os.ReadFile(recipePath)
+	batch, jobs, err := workers.PrepareJobs(ctx, conn.Store, "drain", []string{filepath.Join(root, "testdata", "decks", "northwind-qbr.pptx")},
+		workers.Edit{RecipePath: recipePath, RecipeData: recipeData})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := workers.Submit(ctx, conn.JS, batch, jobs); err != nil {
+		t.Fatal(err)
+	}
+	id := jobs[0].Request.JobId
+	for {
+		if ctx.Err() != nil {
+			t.Fatal("the edit never reached the render step")
+		}
+		v, err := conn.Temporal.QueryWorkflow(ctx, id, "", workflows.QueryProgress)
+		var p workflows.Progress
+		if err == nil && v.Get(&p) == nil && p.Phase == "render" {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := renderer.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	renderer.waitLine(t, "draining", 10*time.Second)
+	select {
+	case <-renderer.done:
+	case <-time.After(45 * time.Second):
+		t.Fatal("the render worker did not exit within its 30 s drain")
+	}
+	fctx, fcancel := context.WithTimeout(ctx, 60*time.Second)
+	defer fcancel()
+	st, err := workers.Follow(fctx, conn.JS, batch, []string{jobs[0].Key}, nil)
+	if err != nil {
+		t.Fatalf("the edit did not finish after the render worker drained: %v", err)
+	}
+	if res := st.Decks[jobs[0].Key].Result; res == nil || res.Status != acev1.EditStatus_EDIT_STATUS_OK {
+		t.Fatalf("result %+v", res)
+	}
+	hist := conn.Temporal.GetWorkflowHistory(ctx, id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for hist.HasNext() {
+		ev, err := hist.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := ev.GetActivityTaskStartedEventAttributes(); a != nil && a.Attempt > 1 {
+			t.Errorf("an activity needed attempt %d: the drain abandoned it", a.Attempt)
+		}
 	}
 }
