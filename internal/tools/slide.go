@@ -82,7 +82,7 @@ type footerArgs struct {
 	SlideNumber bool    `json:"slideNumber,omitempty" desc:"Also show the slide number."`
 	Date        string  `json:"date,omitempty" desc:"Date text to show."`
 	SkipFirst   bool    `json:"skipFirst,omitempty" desc:"Leave the first (title) slide without footer."`
-	FontSize    float64 `json:"fontSize,omitempty" exclusiveMin:"0" desc:"px; default 14"`
+	FontSize    float64 `json:"fontSize,omitempty" exclusiveMin:"0" desc:"px; default the smallest readable size (12 px on a 720 px high slide)."`
 	Color       Hex     `json:"color,omitempty"`
 }
 
@@ -520,7 +520,7 @@ func slideTools() []Tool {
 				return res, nil
 			}),
 		def(ModuleSlide, "add_footer", false,
-			"Add or update the footer on some or all slides: footer text, slide number and date. Existing footer, number and date placeholders are reused (safe to call twice); otherwise the text goes into free space along the bottom edge, clear of text, pictures, tables and charts, shrinking to the smallest readable size (12 px) when space is tight, in the body font and a grey that contrasts with the background.",
+			"Add or update the footer on some or all slides: footer text, slide number and date. Existing footer, number and date placeholders are reused (safe to call twice); otherwise the text goes into free space along the bottom edge, clear of text, pictures, tables and charts, at the smallest readable size (12 px on a 720 px slide, scaled with the slide) unless fontSize is given, in the body font and a grey that contrasts with what is behind it.",
 			func(e *Env, a *footerArgs) (Result, error) {
 				slidesIn, err := e.slideSet(a.slideSel)
 				if err != nil {
@@ -536,17 +536,13 @@ func slideTools() []Tool {
 						continue
 					}
 					obstacles := e.footerObstacles(s)
-					col := sg.MustHex("#595959")
-					if bg, ok := paintColor(s.Fills); ok && contrast(col, bg) < 4.5 {
-						col = sg.MustHex("#D9D9D9")
-						if contrast(col, bg) < contrast(sg.MustHex("#404040"), bg) {
-							col = sg.MustHex("#404040")
-						}
-					}
+					var fixed *sg.Color
 					if a.Color != "" {
-						if col, err = color(a.Color, nil); err != nil {
+						c, err := color(a.Color, nil)
+						if err != nil {
 							return Result{}, err
 						}
+						fixed = &c
 					}
 					put := func(role, text, prefer string) {
 						for _, c := range s.Children {
@@ -559,6 +555,10 @@ func slideTools() []Tool {
 						box, size, ok := e.footerSpot(obstacles, text, a.FontSize, prefer)
 						if !ok {
 							res.Warnings = append(res.Warnings, fmt.Sprintf("slide %s: no free space along the bottom for %q; placed it over the content", s.ID, clip(text, 30)))
+						}
+						col := footerGrey(e.backgroundAt(s, box.X+box.Width/2, box.Y+box.Height/2))
+						if fixed != nil {
+							col = *fixed
 						}
 						t := e.newNode(sg.TypeText, map[string]string{"ftr": "Footer", "sldNum": "Slide Number", "dt": "Date"}[role])
 						t.Characters = text
@@ -760,6 +760,9 @@ func (e *Env) footerObstacles(s *sg.Node) []sg.Rect {
 			return true
 		}
 		r := e.absBounds(n)
+		if n.Type.CanHoldText() && n.Characters != "" {
+			r = textExtent(n, r)
+		}
 		if r.Area() < 0.5*slideArea {
 			out = append(out, r)
 		}
@@ -768,18 +771,93 @@ func (e *Env) footerObstacles(s *sg.Node) []sg.Rect {
 	return out
 }
 
+// textExtent grows a text box to where its text probably reaches when the
+// text is taller than the box (PowerPoint lets it spill): lines wrapped at
+// an average advance of 0.55 em, spilling down from a top anchor, up from
+// a bottom one, both ways when centred.
+func textExtent(n *sg.Node, r sg.Rect) sg.Rect {
+	fs, lh := textMetrics(n)
+	in := sg.Insets{Left: 9.6, Right: 9.6, Top: 4.8, Bottom: 4.8} // DrawingML default insets
+	if n.TextBox != nil && n.TextBox.Insets != nil {
+		in = *n.TextBox.Insets
+	}
+	inner := math.Max(1, r.Width-in.Left-in.Right)
+	lines := 0.0
+	for _, l := range strings.Split(n.Characters, "\n") {
+		lines += math.Max(1, math.Ceil(float64(utf8.RuneCountInString(l))*fs*0.55/inner))
+	}
+	need := lines*lh + in.Top + in.Bottom
+	if need <= r.Height {
+		return r
+	}
+	extra := need - r.Height
+	switch n.StyleAt(0).TextAlignVertical {
+	case sg.AlignBottom:
+		r.Y -= extra
+	case sg.AlignCenter:
+		r.Y -= extra / 2
+	}
+	r.Height = need
+	return r
+}
+
+// backgroundAt is the colour behind a point of a slide: the frontmost
+// visible filled node under it, else the slide's own fill, else white.
+func (e *Env) backgroundAt(s *sg.Node, x, y float64) sg.Color {
+	bg := sg.MustHex("#FFFFFF")
+	if c, ok := paintColor(s.Fills); ok {
+		bg = c
+	}
+	s.Walk(func(n, _ *sg.Node, depth int) bool {
+		if depth == 0 {
+			return true
+		}
+		if !n.IsVisible() {
+			return false
+		}
+		r := e.absBounds(n)
+		if x >= r.X && x <= r.Right() && y >= r.Y && y <= r.Bottom() && n.Type != sg.TypeText {
+			if c, ok := paintColor(n.Fills); ok && n.Alpha() > 0.5 {
+				bg = c
+			}
+		}
+		return true
+	})
+	return bg
+}
+
+// footerGrey picks a grey that reads on bg (WCAG 4.5:1), the softest that
+// passes.
+func footerGrey(bg sg.Color) sg.Color {
+	cands := []string{"#767676", "#595959", "#404040", "#262626", "#000000"}
+	if luminance(bg) < 0.18 {
+		cands = []string{"#A6A6A6", "#BFBFBF", "#D9D9D9", "#F2F2F2", "#FFFFFF"}
+	}
+	best := sg.MustHex(cands[len(cands)-1])
+	for _, h := range cands {
+		if c := sg.MustHex(h); contrast(c, bg) >= 4.5 {
+			return c
+		}
+	}
+	return best
+}
+
 // footerSpot finds a box for a footer text in the bottom band of the
 // slide (its lowest fifth) that overlaps no obstacle, trying the requested
-// size (default 14 px) down to 12 px; prefer is "center", "left" or "right".
+// size (default the smallest readable) down to the smallest readable;
+// prefer is "center", "left" or "right".
 // It scans upward from the bottom margin in 2 px steps.
 func (e *Env) footerSpot(obstacles []sg.Rect, text string, size float64, prefer string) (sg.Rect, float64, bool) {
 	W, H := e.Deck.Width, e.Deck.Height
 	margin := math.Max(8, math.Round(W*0.02))
+	// the smallest readable size scales with the slide: 12 px (9 pt) on a
+	// 720 px slide, as the renderer's min_font_size check counts it
+	minReadable := math.Ceil(12 * H / 720)
 	if size == 0 {
-		size = 14
+		size = minReadable
 	}
 	sizes := []float64{size}
-	for s := math.Min(size, 14) - 1; s >= 12; s-- {
+	for s := size - 1; s >= minReadable; s-- {
 		sizes = append(sizes, s)
 	}
 	for _, fs := range sizes {
