@@ -50,6 +50,27 @@ func (a *Activities) Publish(ctx context.Context, res *acev1.EditResult) error {
 	return nil
 }
 
+// Progress publishes one iteration's event on ace.events.<batch>.<deck>
+// (Nats-Msg-Id "<job>:iter<n>", so a retry is a duplicate).
+func (a *Activities) Progress(ctx context.Context, ev *acev1.Progress) error {
+	if a.JS == nil {
+		return errors.New("this worker has no NATS connection for progress events")
+	}
+	ev.UnixMs = time.Now().UnixMilli()
+	data, err := proto.Marshal(ev)
+	if err != nil {
+		return err
+	}
+	msg := nats.NewMsg(acev1.EventSubject(ev.BatchId, ev.DeckKey))
+	msg.Data = data
+	msg.Header.Set(nats.MsgIdHdr, fmt.Sprintf("%s:iter%d", ev.JobId, ev.Iteration))
+	InjectTrace(ctx, msg.Header)
+	if _, err := a.JS.PublishMsg(ctx, msg); err != nil {
+		return fmt.Errorf("publish progress of %s: %w", ev.JobId, err)
+	}
+	return nil
+}
+
 // InjectTrace is set by internal/telemetry wiring to copy the span context
 // into NATS headers; a no-op until then.
 var InjectTrace = func(ctx context.Context, h nats.Header) {}

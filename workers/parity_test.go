@@ -113,7 +113,7 @@ func TestWorkflowMatchesTheInProcessRunner(t *testing.T) {
 	if res.Usage.InputTokens != int64(rec.Usage.PromptTokens) {
 		t.Errorf("input tokens workflow %d runner %d", res.Usage.InputTokens, rec.Usage.PromptTokens)
 	}
-	recordHistory(t, id, "edit-rollback.json")
+	recordHistory(t, id, "edit-rollback-v1.json")
 }
 
 // recordHistory writes the workflow's history to testdata/histories when

@@ -63,6 +63,7 @@ func register(w worker.Worker, q string, a *activities.Activities) {
 		act(a.Check, workflows.ActivityCheck)
 		act(a.Export, workflows.ActivityExport)
 		act(a.Publish, workflows.ActivityPublish)
+		act(a.Progress, workflows.ActivityProgress)
 	}
 }
 

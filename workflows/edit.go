@@ -92,6 +92,7 @@ func (e *edit) loop(ctx workflow.Context) (*acev1.EditResult, error) {
 
 		decision := policy.Next(e.cfg, d0, st.History)
 		e.lastReason = decision.Reason
+		e.progress(ctx, t, verdict.Score, decision.Reason)
 		if decision.Action == policy.Stop {
 			e.outcome = stopOutcome(e.cfg, st.History, x == "" && req.RecipeRef != "")
 			break
@@ -239,6 +240,24 @@ func (e *edit) step(ctx workflow.Context, phase string, opt workflow.ActivityOpt
 		return fmt.Errorf("%s: %w", phase, err)
 	}
 	return nil
+}
+
+// progress publishes a PHASE_ITERATION event (best effort: a lost
+// progress event never fails the edit). Versioned: histories recorded
+// before the event existed replay without it.
+func (e *edit) progress(ctx workflow.Context, n int, score *float64, reason string) {
+	if workflow.GetVersion(ctx, "iteration-progress-event", workflow.DefaultVersion, 1) < 1 {
+		return
+	}
+	batch, deck := acev1.SplitJobID(e.req.JobId)
+	if e.req.BatchId == "" {
+		batch = "_"
+	}
+	ev := &acev1.Progress{BatchId: batch, DeckKey: deck, JobId: e.req.JobId, Phase: acev1.Phase_PHASE_ITERATION,
+		Iteration: int32(n), Score: score, Message: reason}
+	phase := e.phase
+	_ = workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, optProgress), ActivityProgress, ev).Get(ctx, nil)
+	e.phase = phase
 }
 
 func (e *edit) historyTooLong(ctx workflow.Context) bool {

@@ -35,6 +35,7 @@ type script struct {
 	published     []*acev1.EditResult
 	checks        []CheckInput
 	checkFailures []string
+	progress      []*acev1.Progress
 	renders       int
 	block         chan struct{} // when set, Act waits on it (for cancel tests)
 }
@@ -111,6 +112,12 @@ func (s *script) register(env *testsuite.TestWorkflowEnvironment) {
 		s.exports = append(s.exports, in)
 		s.mu.Unlock()
 		return ExportOutput{Ref: "export:" + in.DeckRef, Format: "pptx", Bytes: 10}, nil
+	})
+	reg(ActivityProgress, func(ctx context.Context, ev *acev1.Progress) error {
+		s.mu.Lock()
+		s.progress = append(s.progress, ev)
+		s.mu.Unlock()
+		return nil
 	})
 	reg(ActivityPublish, func(ctx context.Context, res *acev1.EditResult) error {
 		s.mu.Lock()
@@ -190,6 +197,10 @@ func TestCritiqueIsForwardedVerbatimUntilTauIsReached(t *testing.T) {
 	}
 	if res.Status != acev1.EditStatus_EDIT_STATUS_OK || res.Selected != 2 || res.Usage.InputTokens != 3*100+3*50 {
 		t.Errorf("status %v selected %d usage %+v", res.Status, res.Selected, res.Usage)
+	}
+	if len(s.progress) != 3 || s.progress[1].Iteration != 2 || *s.progress[1].Score != 3 ||
+		s.progress[2].Phase != acev1.Phase_PHASE_ITERATION || s.progress[2].DeckKey != "deck" || s.progress[2].BatchId != "b1" {
+		t.Errorf("progress events %v", s.progress)
 	}
 }
 

@@ -38,6 +38,8 @@ var (
 	optDiff    = stepOptions(QueueDiff, time.Minute, 0, 5)
 	optExport  = stepOptions(QueueDiff, 3*time.Minute, 0, 5)
 	optPublish = stepOptions(QueueDiff, 30*time.Second, 0, 0)
+	// Progress events are best effort: a few tries, then the loop goes on.
+	optProgress = stepOptions(QueueDiff, 10*time.Second, 0, 3)
 )
 
 // historyLimit is the event count past which the loop continues as new,

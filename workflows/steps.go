@@ -33,6 +33,8 @@ const (
 	ActivityCheck   = "Check"
 	ActivityExport  = "Export"
 	ActivityPublish = "Publish"
+	// ActivityProgress publishes one iteration's Progress event.
+	ActivityProgress = "Progress"
 )
 
 // Application error types. An activity returns them as non-retryable
