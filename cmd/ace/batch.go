@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/acecanvas/ace/internal/llm"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 	"github.com/acecanvas/ace/workers"
 )
@@ -163,6 +164,16 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	}
 	defer conn.Close()
 	if !noWorkers && conn.Stack != nil && conn.Stack.Owned {
+		if edit.Instruction != "" {
+			// The workers are ours: without a model every deck would fail
+			// the same way, so say it once, before publishing anything.
+			if cfg, err := llm.ConfigFromEnv(); err == nil {
+				if c, err := llm.New(cfg); err == nil && !c.HasModel(llm.RoleAgent) {
+					_, why := c.Model(llm.RoleAgent)
+					return badInput(fmt.Errorf("-i needs a model (%v); or use --recipe, which runs without one", why))
+				}
+			}
+		}
 		stopWorkers, err := startLocalWorkers(ctx, conn, workers.AllQueues, true)
 		if err != nil {
 			return err
