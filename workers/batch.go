@@ -12,6 +12,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/acecanvas/ace/internal/deckio"
@@ -258,5 +259,15 @@ func Status(ctx context.Context, js jetstream.JetStream, batch string) (*State, 
 		if md, err := msg.Metadata(); err == nil && md.NumPending == 0 {
 			return st, nil
 		}
+	}
+}
+
+// AwaitClosed waits up to timeout for the jobs' workflows to close (each
+// publishes its result just before it completes).
+func AwaitClosed(ctx context.Context, c client.Client, jobs []Job, timeout time.Duration) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	for _, j := range jobs {
+		_ = c.GetWorkflow(ctx, j.Request.JobId, "").Get(ctx, nil)
 	}
 }

@@ -163,7 +163,8 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 		return err
 	}
 	defer conn.Close()
-	if !noWorkers && conn.Stack != nil && conn.Stack.Owned {
+	ownWorkers := !noWorkers && conn.Stack != nil && conn.Stack.Owned
+	if ownWorkers {
 		if edit.Instruction != "" {
 			// The workers are ours: without a model every deck would fail
 			// the same way, so say it once, before publishing anything.
@@ -198,6 +199,11 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	began := time.Now()
 	st, ferr := workers.Follow(ctx, conn.JS, batch, keys, func(st *workers.State) { drawProgress(st, began) })
 	fmt.Fprintln(os.Stderr)
+	if ownWorkers && ferr == nil {
+		// Results are published just before each workflow closes; let the
+		// local workers close them before the embedded stack stops.
+		workers.AwaitClosed(ctx, conn.Temporal, jobs, 15*time.Second)
+	}
 	sum, err := workers.Summarize(context.WithoutCancel(ctx), conn.Store, st, outDir)
 	if err != nil {
 		return err
