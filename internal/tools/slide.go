@@ -763,6 +763,9 @@ func (e *Env) footerObstacles(s *sg.Node) []sg.Rect {
 		if n.Type.CanHoldText() && n.Characters != "" {
 			r = textExtent(n, r)
 		}
+		if n.Table != nil {
+			r.Height = math.Max(r.Height, tableExtent(n))
+		}
 		if r.Area() < 0.5*slideArea {
 			out = append(out, r)
 		}
@@ -772,21 +775,14 @@ func (e *Env) footerObstacles(s *sg.Node) []sg.Rect {
 }
 
 // textExtent grows a text box to where its text probably reaches when the
-// text is taller than the box (PowerPoint lets it spill): lines wrapped at
-// an average advance of 0.55 em, spilling down from a top anchor, up from
-// a bottom one, both ways when centred.
+// text is taller than the box (PowerPoint lets it spill): down from a top
+// anchor, up from a bottom one, both ways when centred. Shrink-on-overflow
+// text stays inside its box.
 func textExtent(n *sg.Node, r sg.Rect) sg.Rect {
-	fs, lh := textMetrics(n)
-	in := sg.Insets{Left: 9.6, Right: 9.6, Top: 4.8, Bottom: 4.8} // DrawingML default insets
-	if n.TextBox != nil && n.TextBox.Insets != nil {
-		in = *n.TextBox.Insets
+	if n.TextBox != nil && n.TextBox.AutoResize == sg.AutoResizeShrink {
+		return r
 	}
-	inner := math.Max(1, r.Width-in.Left-in.Right)
-	lines := 0.0
-	for _, l := range strings.Split(n.Characters, "\n") {
-		lines += math.Max(1, math.Ceil(float64(utf8.RuneCountInString(l))*fs*0.55/inner))
-	}
-	need := lines*lh + in.Top + in.Bottom
+	need := textHeight(n, r.Width)
 	if need <= r.Height {
 		return r
 	}
@@ -799,6 +795,53 @@ func textExtent(n *sg.Node, r sg.Rect) sg.Rect {
 	}
 	r.Height = need
 	return r
+}
+
+// textHeight estimates the rendered height of n's text at a box width:
+// lines wrapped at an average advance of 0.55 em, paragraph spacing and
+// line heights included, PowerPoint's recorded font scale applied.
+func textHeight(n *sg.Node, width float64) float64 {
+	fs, lh := textMetrics(n)
+	if n.TextBox != nil && n.TextBox.FontScale > 0 {
+		fs, lh = fs*n.TextBox.FontScale, lh*n.TextBox.FontScale
+	}
+	in := sg.Insets{Left: 9.6, Right: 9.6, Top: 4.8, Bottom: 4.8} // DrawingML default insets
+	if n.TextBox != nil && n.TextBox.Insets != nil {
+		in = *n.TextBox.Insets
+	}
+	inner := math.Max(1, width-in.Left-in.Right)
+	h := in.Top + in.Bottom
+	for i, l := range strings.Split(n.Characters, "\n") {
+		plh := lh
+		if i < len(n.Paragraphs) {
+			p := n.Paragraphs[i]
+			if p.LineHeight > 0 {
+				plh = fs * p.LineHeight
+			}
+			h += p.SpaceBefore + p.SpaceAfter
+		}
+		h += plh * math.Max(1, math.Ceil(float64(utf8.RuneCountInString(l))*fs*0.55/inner))
+	}
+	return h
+}
+
+// tableExtent estimates a table's rendered height: rows grow to fit the
+// text of their cells.
+func tableExtent(t *sg.Node) float64 {
+	rows := slices.Clone(t.Table.Rows)
+	for _, c := range t.Children {
+		if c.Cell == nil || c.Cell.Row < 0 || c.Cell.Row >= len(rows) || c.Characters == "" {
+			continue
+		}
+		if rs, _ := c.Cell.Spans(); rs == 1 {
+			rows[c.Cell.Row] = math.Max(rows[c.Cell.Row], textHeight(c, c.Size.X))
+		}
+	}
+	total := 0.0
+	for _, h := range rows {
+		total += h
+	}
+	return total
 }
 
 // backgroundAt is the colour behind a point of a slide: the frontmost
@@ -860,12 +903,14 @@ func (e *Env) footerSpot(obstacles []sg.Rect, text string, size float64, prefer 
 	for s := size - 1; s >= minReadable; s-- {
 		sizes = append(sizes, s)
 	}
-	for _, fs := range sizes {
-		w := math.Min(float64(utf8.RuneCountInString(text))*fs*0.55+8, W-2*margin)
-		h := math.Ceil(fs * 1.5)
-		for y := H - margin - h; y >= H*0.8-h; y -= 2 {
-			if x, ok := freeX(obstacles, margin, W-margin, y, h, w, prefer); ok {
-				return sg.Rect{X: x, Y: y, Width: w, Height: h}, fs, true
+	for _, lines := range []float64{1, 2} {
+		for _, fs := range sizes {
+			w := math.Min(math.Ceil(float64(utf8.RuneCountInString(text))*fs*0.55/lines)+8, W-2*margin)
+			h := math.Ceil(fs * 1.2 * lines * 1.25)
+			for y := H - margin - h; y >= H*0.8-h; y -= 2 {
+				if x, ok := freeX(obstacles, margin, W-margin, y, h, w, prefer); ok {
+					return sg.Rect{X: x, Y: y, Width: w, Height: h}, fs, true
+				}
 			}
 		}
 	}
