@@ -766,7 +766,8 @@ func (e *Env) footerObstacles(s *sg.Node) []sg.Rect {
 		if n.Table != nil {
 			r.Height = math.Max(r.Height, tableExtent(n))
 		}
-		if r.Area() < 0.5*slideArea {
+		// a picture over most of the slide is its background, not content
+		if n.Type == sg.TypeTable || n.Type == sg.TypeChart || n.Characters != "" || r.Area() < 0.5*slideArea {
 			out = append(out, r)
 		}
 		return n.Type != sg.TypeTable
@@ -892,7 +893,8 @@ func footerGrey(bg sg.Color) sg.Color {
 // It scans upward from the bottom margin in 2 px steps.
 func (e *Env) footerSpot(obstacles []sg.Rect, text string, size float64, prefer string) (sg.Rect, float64, bool) {
 	W, H := e.Deck.Width, e.Deck.Height
-	margin := math.Max(8, math.Round(W*0.02))
+	margin := math.Max(8, math.Round(W*0.02))  // left and right
+	bottom := math.Max(4, math.Round(H*0.012)) // below the footer
 	// the smallest readable size scales with the slide: 12 px (9 pt) on a
 	// 720 px slide, as the renderer's min_font_size check counts it
 	minReadable := math.Ceil(12 * H / 720)
@@ -907,7 +909,7 @@ func (e *Env) footerSpot(obstacles []sg.Rect, text string, size float64, prefer 
 		for _, fs := range sizes {
 			w := math.Min(math.Ceil(float64(utf8.RuneCountInString(text))*fs*0.55/lines)+8, W-2*margin)
 			h := math.Ceil(fs * 1.2 * lines * 1.25)
-			for y := H - margin - h; y >= H*0.8-h; y -= 2 {
+			for y := H - bottom - h; y >= H*0.8-h; y -= 2 {
 				if x, ok := freeX(obstacles, margin, W-margin, y, h, w, prefer); ok {
 					return sg.Rect{X: x, Y: y, Width: w, Height: h}, fs, true
 				}
@@ -923,7 +925,7 @@ func (e *Env) footerSpot(obstacles []sg.Rect, text string, size float64, prefer 
 	} else if prefer == "left" {
 		x = margin
 	}
-	return sg.Rect{X: x, Y: H - margin - h, Width: w, Height: h}, fs, false
+	return sg.Rect{X: x, Y: H - bottom - h, Width: w, Height: h}, fs, false
 }
 
 // freeX returns the x of a w-wide gap in [lo, hi] within the horizontal
