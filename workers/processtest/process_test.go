@@ -139,7 +139,7 @@ func (p *proc) waitLine(t *testing.T, s string, timeout time.Duration) string {
 
 func waitStack(t *testing.T, dataDir string) {
 	t.Helper()
-	for range 300 {
+	for range 1800 {
 		if _, err := os.Stat(filepath.Join(dataDir, "stack.json")); err == nil {
 			return
 		}
@@ -194,7 +194,7 @@ func TestEmbeddedBatchSurvivesKillAndRerun(t *testing.T) {
 		"testdata/decks/northwind-qbr.pptx", "testdata/decks/northwind-strategy.pptx",
 		"testdata/decks/northwind-customer-briefing.pptx", "-o", out}
 	first := start(t, data, args...)
-	first.waitLine(t, "1/3 done", 3*time.Minute)
+	first.waitLine(t, "1/3 done", 8*time.Minute)
 	first.kill()
 	<-first.done
 
@@ -204,7 +204,7 @@ func TestEmbeddedBatchSurvivesKillAndRerun(t *testing.T) {
 		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() != 3 || err != nil && !ok {
 			t.Fatalf("rerun: %v", err)
 		}
-	case <-time.After(5 * time.Minute):
+	case <-time.After(10 * time.Minute):
 		t.Fatal("rerun did not finish")
 	}
 	var sum workers.Summary
@@ -247,11 +247,11 @@ func TestRenderWorkerKilledMidRender(t *testing.T) {
 	data := t.TempDir()
 	main := start(t, data, "worker", "--queues", "edit,llm,diff", "--dispatch")
 	waitStack(t, data)
-	main.waitLine(t, "ace worker:", time.Minute)
+	main.waitLine(t, "ace worker:", 3*time.Minute)
 	renderer := start(t, data, "worker", "--queues", "render")
-	renderer.waitLine(t, "ace worker:", time.Minute)
+	renderer.waitLine(t, "ace worker:", 3*time.Minute)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	conn, err := workers.Connect(ctx, workers.Config{Namespace: "default", DataDir: data})
 	if err != nil {
@@ -283,7 +283,7 @@ func TestRenderWorkerKilledMidRender(t *testing.T) {
 	}
 	renderer.kill()
 	<-renderer.done
-	start(t, data, "worker", "--queues", "render").waitLine(t, "ace worker:", time.Minute)
+	start(t, data, "worker", "--queues", "render").waitLine(t, "ace worker:", 3*time.Minute)
 
 	st, err := workers.Follow(ctx, conn.JS, batch, []string{jobs[0].Key}, nil)
 	if err != nil {
@@ -335,11 +335,11 @@ func TestRenderWorkerDrainsOnSIGTERM(t *testing.T) {
 	data := t.TempDir()
 	main := start(t, data, "worker", "--queues", "edit,llm,diff", "--dispatch")
 	waitStack(t, data)
-	main.waitLine(t, "ace worker:", time.Minute)
+	main.waitLine(t, "ace worker:", 3*time.Minute)
 	renderer := start(t, data, "worker", "--queues", "render")
-	renderer.waitLine(t, "ace worker:", time.Minute)
+	renderer.waitLine(t, "ace worker:", 3*time.Minute)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	conn, err := workers.Connect(ctx, workers.Config{Namespace: "default", DataDir: data})
 	if err != nil {
@@ -372,13 +372,13 @@ func TestRenderWorkerDrainsOnSIGTERM(t *testing.T) {
 	if err := renderer.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	renderer.waitLine(t, "draining", 10*time.Second)
+	renderer.waitLine(t, "draining", time.Minute)
 	select {
 	case <-renderer.done:
-	case <-time.After(45 * time.Second):
+	case <-time.After(2 * time.Minute):
 		t.Fatal("the render worker did not exit within its 30 s drain")
 	}
-	fctx, fcancel := context.WithTimeout(ctx, 60*time.Second)
+	fctx, fcancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer fcancel()
 	st, err := workers.Follow(fctx, conn.JS, batch, []string{jobs[0].Key}, nil)
 	if err != nil {
