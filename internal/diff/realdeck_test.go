@@ -8,24 +8,12 @@ import (
 
 	"github.com/acecanvas/ace/internal/formats/pptx"
 	"github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/shareddecks"
 )
 
 func realDecks(t *testing.T) map[string]*scenegraph.Deck {
 	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Fatal("go.mod not found")
-		}
-		dir = filepath.Dir(dir)
-	}
-	paths, _ := filepath.Glob(filepath.Join(dir, "..", "shared", "decks", "pptx", "*.pptx"))
-	if len(paths) == 0 {
-		t.Skip("real decks not found under ../shared/decks/pptx")
-	}
+	paths := shareddecks.PPTX(t)
 	out := map[string]*scenegraph.Deck{}
 	for _, p := range paths {
 		data, err := os.ReadFile(p)

@@ -3,28 +3,18 @@ package figma
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	sg "github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/shareddecks"
 )
 
 func sharedFigma(t testing.TB) []byte {
 	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			t.Skip("go.mod not found")
-		}
-		dir = filepath.Dir(dir)
-	}
-	b, err := os.ReadFile(filepath.Join(dir, "..", "shared", "decks", "figma", "nodes-response-autolayout.json"))
+	b, err := os.ReadFile(shareddecks.Figma(t))
 	if err != nil {
-		t.Skipf("shared Figma sample not available: %v", err)
+		t.Fatal(err)
 	}
 	return b
 }

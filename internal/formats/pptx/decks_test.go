@@ -4,31 +4,20 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/acecanvas/ace/internal/shareddecks"
 )
 
-// sharedDeck returns the path of a real deck in ../shared/decks/pptx beside
-// the repository root, skipping the test when the shared decks are absent.
+// sharedDeck returns the path of a real deck in ../shared/decks/pptx.
 func sharedDeck(t testing.TB, name string) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
+	for _, p := range shareddecks.PPTX(t) {
+		if filepath.Base(p) == name {
+			return p
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("go.mod not found above the test directory")
-		}
-		dir = parent
 	}
-	p := filepath.Join(dir, "..", "shared", "decks", "pptx", name)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared deck %s not available: %v", p, err)
-	}
-	return p
+	t.Fatalf("real deck %s not in ../shared/decks/pptx", name)
+	return ""
 }
 
 func readDeck(t testing.TB, name string) []byte {
