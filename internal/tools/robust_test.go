@@ -380,3 +380,23 @@ func TestBatchExecuteAcceptsParamsSentAsAJSONString(t *testing.T) {
 		t.Error("stringified params not applied")
 	}
 }
+
+// With Options.Measure, add_footer also avoids what the renderer says a
+// node paints beyond its authored box.
+func TestAddFooterAvoidsMeasuredPaint(t *testing.T) {
+	d := fixture(t)
+	title := named(t, d, 12, "Title") // section slide: the bottom band is free
+	spill := sg.Rect{X: 0, Y: 600, Width: 1280, Height: 90}
+	o := Options{Measure: func(*sg.Deck) (map[string]sg.Rect, error) {
+		return map[string]sg.Rect{title.ID: spill}, nil
+	}}
+	out, res := apply(t, d, o, call("add_footer", map[string]any{"text": "Confidential", "slideIds": []string{"slide-13"}}))
+	box := sg.NewIndex(out).AbsoluteBounds(res[0].Created[0])
+	if box.Intersect(spill).Area() > 0 {
+		t.Errorf("footer %v overlaps the measured paint %v", box, spill)
+	}
+	plain, res2 := apply(t, d, Options{}, call("add_footer", map[string]any{"text": "Confidential", "slideIds": []string{"slide-13"}}))
+	if b2 := sg.NewIndex(plain).AbsoluteBounds(res2[0].Created[0]); b2 == box {
+		t.Error("the measurement made no difference")
+	}
+}

@@ -342,7 +342,7 @@ func TestScenarioFooterOnEverySlide(t *testing.T) {
 				}
 				s, _ := d.SlideByID(slide.ID)
 				box := ix.AbsoluteBounds(id)
-				for _, r := range env.footerObstacles(s) {
+				for _, r := range env.footerObstacles(s, nil) {
 					if ov := box.Intersect(r); ov.Area() > 0 {
 						t.Errorf("%s on %s overlaps content at %v", id, slide.ID, r)
 					}

@@ -530,12 +530,21 @@ func slideTools() []Tool {
 					return Result{}, fmt.Errorf("give text, slideNumber or date")
 				}
 				res := Result{}
+				// Options.Measure gives what the renderer really paints (text
+				// spilling past its box, grown table rows); estimates fill in
+				// without it.
+				var painted map[string]sg.Rect
+				if e.Opts.Measure != nil && a.Text != "" {
+					if painted, err = e.Opts.Measure(e.Deck); err != nil {
+						return Result{}, fmt.Errorf("measure the deck for free space: %w", err)
+					}
+				}
 				for _, s := range slidesIn {
 					_, idx := e.Deck.SlideByID(s.ID)
 					if a.SkipFirst && idx == 0 {
 						continue
 					}
-					obstacles := e.footerObstacles(s)
+					obstacles := e.footerObstacles(s, painted)
 					var fixed *sg.Color
 					if a.Color != "" {
 						c, err := color(a.Color, nil)
@@ -556,7 +565,8 @@ func slideTools() []Tool {
 						if !ok {
 							res.Warnings = append(res.Warnings, fmt.Sprintf("slide %s: no free space along the bottom for %q; placed it over the content", s.ID, clip(text, 30)))
 						}
-						col := footerGrey(e.backgroundAt(s, box.X+box.Width/2, box.Y+box.Height/2))
+						bg, _ := e.paintedBehind(s, sg.Vector{X: box.X + box.Width/2, Y: box.Y + box.Height/2}, nil)
+						col := readableOn(bg)
 						if fixed != nil {
 							col = *fixed
 						}
@@ -742,7 +752,7 @@ func matchSlide(s, t *sg.Node) ([]string, error) {
 // footerObstacles are the slide-space boxes a footer must stay clear of:
 // every visible text, picture, table, chart and formula (decorative shapes
 // without text, and backgrounds covering most of the slide, do not count).
-func (e *Env) footerObstacles(s *sg.Node) []sg.Rect {
+func (e *Env) footerObstacles(s *sg.Node, painted map[string]sg.Rect) []sg.Rect {
 	var out []sg.Rect
 	slideArea := e.Deck.Width * e.Deck.Height
 	s.Walk(func(n, _ *sg.Node, depth int) bool {
@@ -769,6 +779,9 @@ func (e *Env) footerObstacles(s *sg.Node) []sg.Rect {
 		// a picture over most of the slide is its background, not content
 		if n.Type == sg.TypeTable || n.Type == sg.TypeChart || n.Characters != "" || r.Area() < 0.5*slideArea {
 			out = append(out, r)
+			if m, ok := painted[n.ID]; ok && m.Area() > 0 {
+				out = append(out, m)
+			}
 		}
 		return n.Type != sg.TypeTable
 	})
@@ -843,47 +856,6 @@ func tableExtent(t *sg.Node) float64 {
 		total += h
 	}
 	return total
-}
-
-// backgroundAt is the colour behind a point of a slide: the frontmost
-// visible filled node under it, else the slide's own fill, else white.
-func (e *Env) backgroundAt(s *sg.Node, x, y float64) sg.Color {
-	bg := sg.MustHex("#FFFFFF")
-	if c, ok := paintColor(s.Fills); ok {
-		bg = c
-	}
-	s.Walk(func(n, _ *sg.Node, depth int) bool {
-		if depth == 0 {
-			return true
-		}
-		if !n.IsVisible() {
-			return false
-		}
-		r := e.absBounds(n)
-		if x >= r.X && x <= r.Right() && y >= r.Y && y <= r.Bottom() && n.Type != sg.TypeText {
-			if c, ok := paintColor(n.Fills); ok && n.Alpha() > 0.5 {
-				bg = c
-			}
-		}
-		return true
-	})
-	return bg
-}
-
-// footerGrey picks a grey that reads on bg (WCAG 4.5:1), the softest that
-// passes.
-func footerGrey(bg sg.Color) sg.Color {
-	cands := []string{"#767676", "#595959", "#404040", "#262626", "#000000"}
-	if luminance(bg) < 0.18 {
-		cands = []string{"#A6A6A6", "#BFBFBF", "#D9D9D9", "#F2F2F2", "#FFFFFF"}
-	}
-	best := sg.MustHex(cands[len(cands)-1])
-	for _, h := range cands {
-		if c := sg.MustHex(h); contrast(c, bg) >= 4.5 {
-			return c
-		}
-	}
-	return best
 }
 
 // footerSpot finds a box for a footer text in the bottom band of the
