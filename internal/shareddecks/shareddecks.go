@@ -31,10 +31,20 @@ func Root(tb testing.TB) string {
 	}
 }
 
+// PPTXDir returns the directory of the real .pptx decks.
+func PPTXDir(tb testing.TB) string {
+	tb.Helper()
+	dir := filepath.Join(Root(tb), "..", "shared", "decks", "pptx")
+	if _, err := os.Stat(dir); err != nil {
+		tb.Fatalf("real decks missing (CI lays shared/ beside the clone): %v", err)
+	}
+	return dir
+}
+
 // PPTX returns the paths of the six real .pptx decks, sorted.
 func PPTX(tb testing.TB) []string {
 	tb.Helper()
-	dir := filepath.Join(Root(tb), "..", "shared", "decks", "pptx")
+	dir := PPTXDir(tb)
 	paths, err := filepath.Glob(filepath.Join(dir, "*.pptx"))
 	if err != nil || len(paths) != 6 {
 		tb.Fatalf("want the six real decks in %s (CI lays shared/ beside the clone), found %d", dir, len(paths))

@@ -10,33 +10,13 @@ import (
 
 	"github.com/acecanvas/ace/internal/formats/pptx"
 	sg "github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/shareddecks"
 )
 
 // Scenario tests on the real decks in ../shared/decks/pptx (ACE issue 4,
 // Acceptance): each edit runs through Apply on the imported scene graph.
 
-func decksDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test directory")
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", "decks", "pptx")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("real decks not available at %s: %v", p, err)
-	}
-	return p
-}
+func decksDir(t testing.TB) string { return shareddecks.PPTXDir(t) }
 
 func realDeck(t testing.TB, name string) *sg.Deck {
 	d, _ := realDeckBlobs(t, name)

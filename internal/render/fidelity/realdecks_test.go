@@ -15,31 +15,10 @@ import (
 	"github.com/acecanvas/ace/internal/formats/pptx"
 	"github.com/acecanvas/ace/internal/render"
 	"github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/shareddecks"
 )
 
-// decksDir finds ../shared/decks/pptx beside the module root.
-func decksDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", "decks", "pptx")
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("real decks not found at %s: %v", p, err)
-	}
-	return p
-}
+func decksDir(t testing.TB) string { return shareddecks.PPTXDir(t) }
 
 func realDecks(t testing.TB) []string {
 	paths, err := filepath.Glob(filepath.Join(decksDir(t), "*.pptx"))
