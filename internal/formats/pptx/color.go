@@ -100,7 +100,7 @@ func baseColor(e *xnode) (sg.Color, bool) {
 		return sg.Color{R: f(e.av("r")), G: f(e.av("g")), B: f(e.av("b")), A: 1}, true
 	case "hslClr":
 		h := num(e.av("hue")) / 60000 / 360
-		r, g, b := hslToRGB(h, clamp01(pct(e.av("sat"))), clamp01(pct(e.av("lum"))))
+		r, g, b := sg.HSLToRGB(h, clamp01(pct(e.av("sat"))), clamp01(pct(e.av("lum"))))
 		return sg.Color{R: r, G: g, B: b, A: 1}, true
 	}
 	return sg.Color{}, false
@@ -172,31 +172,9 @@ func (cc *colorCtx) colorChild(e *xnode) (paintColor, bool) {
 	return paintColor{}, false
 }
 
-// ApplyMod applies one DrawingML colour transform.
+// applyMod applies one DrawingML colour transform (scenegraph.Color.Apply).
 func applyMod(c sg.Color, op string, v float64) sg.Color {
-	switch op {
-	case "alpha":
-		c.A = clamp01(v)
-	case "lumMod", "lumOff", "satMod", "satOff":
-		h, s, l := rgbToHSL(c.R, c.G, c.B)
-		switch op {
-		case "lumMod":
-			l *= v
-		case "lumOff":
-			l += v
-		case "satMod":
-			s *= v
-		case "satOff":
-			s += v
-		}
-		c.R, c.G, c.B = hslToRGB(h, clamp01(s), clamp01(l))
-	case "tint": // towards white
-		c.R, c.G, c.B = 1-(1-c.R)*v, 1-(1-c.G)*v, 1-(1-c.B)*v
-	case "shade": // towards black
-		c.R, c.G, c.B = c.R*v, c.G*v, c.B*v
-	}
-	c.R, c.G, c.B = clamp01(round4(c.R)), clamp01(round4(c.G)), clamp01(round4(c.B))
-	return c
+	return c.Apply(sg.ColorMod{Op: op, Val: v})
 }
 
 func round4(x float64) float64 { return math.Round(x*1e6) / 1e6 }
@@ -240,58 +218,6 @@ func inum(s string) int64 {
 		return int64(f)
 	}
 	return v
-}
-
-func rgbToHSL(r, g, b float64) (h, s, l float64) {
-	mx, mn := math.Max(r, math.Max(g, b)), math.Min(r, math.Min(g, b))
-	l = (mx + mn) / 2
-	if mx == mn {
-		return 0, 0, l
-	}
-	d := mx - mn
-	if l > 0.5 {
-		s = d / (2 - mx - mn)
-	} else {
-		s = d / (mx + mn)
-	}
-	switch mx {
-	case r:
-		h = (g - b) / d
-		if g < b {
-			h += 6
-		}
-	case g:
-		h = (b-r)/d + 2
-	default:
-		h = (r-g)/d + 4
-	}
-	return h / 6, s, l
-}
-
-func hslToRGB(h, s, l float64) (r, g, b float64) {
-	if s == 0 {
-		return l, l, l
-	}
-	var q float64
-	if l < 0.5 {
-		q = l * (1 + s)
-	} else {
-		q = l + s - l*s
-	}
-	p := 2*l - q
-	f := func(t float64) float64 {
-		t -= math.Floor(t)
-		switch {
-		case t < 1.0/6:
-			return p + (q-p)*6*t
-		case t < 0.5:
-			return q
-		case t < 2.0/3:
-			return p + (q-p)*(2.0/3-t)*6
-		}
-		return p
-	}
-	return f(h + 1.0/3), f(h), f(h - 1.0/3)
 }
 
 // hex6 formats a colour as RRGGBB for srgbClr.
