@@ -211,7 +211,7 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	if err := sum.WriteFiles(outDir); err != nil {
 		return err
 	}
-	if index, err := writeBatchReport(context.WithoutCancel(ctx), conn.Store, st, outDir, edit.Instruction, edit.RecipeData); err != nil {
+	if index, err := writeBatchReport(context.WithoutCancel(ctx), conn.Store, st, outDir, edit.Instruction, edit.RecipePath, edit.RecipeData); err != nil {
 		fmt.Fprintf(os.Stderr, "batch %s: the HTML report could not be written: %v\n", batch, err)
 	} else {
 		fmt.Fprintf(os.Stderr, "batch %s: edited decks and report in %s (open %s)\n", batch, outDir, index)

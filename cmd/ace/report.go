@@ -45,7 +45,7 @@ ace batch writes the same report when it finishes.`,
 			if len(st.Decks) == 0 {
 				return badInput(fmt.Errorf("no events for batch %q in %s (wrong id, or another ACE_DATA_DIR / ACE_NATS_URL?)", args[0], conn.NATSURL))
 			}
-			index, err := writeBatchReport(ctx, conn.Store, st, outDir, "", nil)
+			index, err := writeBatchReport(ctx, conn.Store, st, outDir, "", "", nil)
 			if err != nil {
 				return err
 			}
@@ -59,11 +59,15 @@ ace batch writes the same report when it finishes.`,
 
 // writeBatchReport renders the before/after pictures of every finished deck
 // and writes the batch's HTML report into dir.
-func writeBatchReport(ctx context.Context, s store.Store, st *workers.State, dir, instruction string, recipeData []byte) (string, error) {
+func writeBatchReport(ctx context.Context, s store.Store, st *workers.State, dir, instruction, recipePath string, recipeData []byte) (string, error) {
 	recipeName := ""
+	var rcp *recipe.Recipe
 	if len(recipeData) > 0 {
-		if r, err := recipe.Parse("recipe.yaml", recipeData); err == nil {
-			recipeName = r.Name
+		if recipePath == "" {
+			recipePath = "recipe.yaml"
+		}
+		if r, err := recipe.Parse(recipePath, recipeData); err == nil {
+			rcp, recipeName = r, r.Name
 		}
 	}
 	pool, err := render.NewPool(ctx, render.Options{Size: 1})
@@ -94,7 +98,7 @@ func writeBatchReport(ctx context.Context, s store.Store, st *workers.State, dir
 		b.Started = time.UnixMilli(st.Started)
 		b.Duration = time.Duration(last-st.Started) * time.Millisecond
 	}
-	return report.WriteBatchTo(ctx, dir, s, pool, b, results, instruction, recipeName)
+	return report.WriteBatchTo(ctx, dir, s, pool, b, results, instruction, rcp)
 }
 
 func trimExt(name string) string { return name[:len(name)-len(filepath.Ext(name))] }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/acecanvas/ace/internal/diff"
+	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/render"
 	"github.com/acecanvas/ace/internal/store"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
@@ -21,10 +22,13 @@ const PageScale = 0.5
 // FromResult builds the page of one finished edit from its published
 // result: the origin and final snapshots come from the store, the changed
 // slides are rendered before and after with pool.
-func FromResult(ctx context.Context, s store.Store, pool *render.Pool, r *acev1.EditResult, instruction, recipe, output string) (Edit, error) {
+func FromResult(ctx context.Context, s store.Store, pool *render.Pool, r *acev1.EditResult, instruction string, rcp *recipe.Recipe, output string) (Edit, error) {
 	e := Edit{
-		Deck: r.DeckName, Output: output, Instruction: instruction, Recipe: recipe,
+		Deck: r.DeckName, Output: output, Instruction: instruction,
 		Outcome: r.Outcome, Reason: r.Reason,
+	}
+	if rcp != nil {
+		e.Recipe, e.RecipeSteps = rcp.Name, RecipeLines(rcp)
 	}
 	if e.Outcome == "" {
 		e.Outcome = strings.ToLower(strings.TrimPrefix(r.Status.String(), "EDIT_STATUS_"))
@@ -39,8 +43,10 @@ func FromResult(ctx context.Context, s store.Store, pool *render.Pool, r *acev1.
 	for _, f := range r.FailedChecks {
 		e.Checks = append(e.Checks, Check{Name: "expectation", Passed: false, Message: f})
 	}
-	if recipe != "" && len(r.FailedChecks) == 0 && r.Outcome != "failed" {
-		e.Checks = append(e.Checks, Check{Name: "every expectation of the recipe", Passed: true})
+	if rcp != nil && len(r.FailedChecks) == 0 && r.Outcome != "failed" {
+		for _, ex := range rcp.Expect {
+			e.Checks = append(e.Checks, Check{Name: fmt.Sprintf("%s (line %d)", ex.Kind, ex.Pos.Line), Passed: true})
+		}
 	}
 	if u := r.Usage; u != nil {
 		e.Usage = Usage{PromptTokens: int(u.InputTokens), CachedTokens: int(u.CachedTokens), CompletionTokens: int(u.OutputTokens), CostUSD: u.CostUsd}
@@ -70,11 +76,11 @@ func FromResult(ctx context.Context, s store.Store, pool *render.Pool, r *acev1.
 // dir/report.html, and returns the index path. A deck whose page cannot be
 // built fully still gets its page with a warning saying why; one deck never
 // fails the batch's report.
-func WriteBatchTo(ctx context.Context, dir string, s store.Store, pool *render.Pool, b Batch, results map[string]*acev1.EditResult, instruction, recipe string) (string, error) {
-	return writeBatchIn(ctx, dir, s, pool, b, results, instruction, recipe)
+func WriteBatchTo(ctx context.Context, dir string, s store.Store, pool *render.Pool, b Batch, results map[string]*acev1.EditResult, instruction string, rcp *recipe.Recipe) (string, error) {
+	return writeBatchIn(ctx, dir, s, pool, b, results, instruction, rcp)
 }
 
-func writeBatchIn(ctx context.Context, dir string, s store.Store, pool *render.Pool, b Batch, results map[string]*acev1.EditResult, instruction, recipe string) (string, error) {
+func writeBatchIn(ctx context.Context, dir string, s store.Store, pool *render.Pool, b Batch, results map[string]*acev1.EditResult, instruction string, rcp *recipe.Recipe) (string, error) {
 	if err := os.MkdirAll(filepath.Join(dir, "reports"), 0o755); err != nil {
 		return "", err
 	}
@@ -84,7 +90,7 @@ func writeBatchIn(ctx context.Context, dir string, s store.Store, pool *render.P
 		if r == nil {
 			continue
 		}
-		e, err := FromResult(ctx, s, pool, r, instruction, recipe, row.Output)
+		e, err := FromResult(ctx, s, pool, r, instruction, rcp, row.Output)
 		if err != nil {
 			e.Warnings = append(e.Warnings, "the report could not show this edit fully: "+err.Error())
 		}
@@ -156,4 +162,31 @@ func Rows(keys []string, results map[string]*acev1.EditResult, outputs map[strin
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// RecipeLines describes a recipe for a person: its description, then one
+// line per step (label or tool, what it selects, the instruction).
+func RecipeLines(r *recipe.Recipe) []string {
+	var out []string
+	if r.Description != "" {
+		out = append(out, r.Description)
+	}
+	for _, st := range r.Steps {
+		switch {
+		case st.Instruction != "":
+			out = append(out, "for the agent: "+st.Instruction)
+		case st.ForEach != nil:
+			out = append(out, fmt.Sprintf("%s (%s) on every node matching the selector of line %d", labelOr(st.Label, st.Tool), st.Tool, st.ForEach.Pos.Line))
+		default:
+			out = append(out, fmt.Sprintf("%s (%s)", labelOr(st.Label, st.Tool), st.Tool))
+		}
+	}
+	return out
+}
+
+func labelOr(label, tool string) string {
+	if label != "" {
+		return label
+	}
+	return tool
 }

@@ -24,8 +24,9 @@ type Edit struct {
 	Deck        string // deck file name
 	Output      string // where the edited deck was written
 	Instruction string
-	Recipe      string // recipe name, for recipe edits
-	Outcome     string // "succeeded" | "expectation_failed" | "gate_blocked" | "failed" | "unchanged"
+	Recipe      string   // recipe name, for recipe edits
+	RecipeSteps []string // what the recipe does, one line per step (its description first)
+	Outcome     string   // "succeeded" | "expectation_failed" | "gate_blocked" | "failed" | "unchanged"
 	Reason      string
 	Slides      []SlidePair
 	DiffText    string  // the JsonDiff tree the judge read

@@ -13,6 +13,7 @@ import (
 
 	"github.com/acecanvas/ace/internal/deckgen"
 	"github.com/acecanvas/ace/internal/diff"
+	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/render"
 )
 
@@ -133,5 +134,23 @@ func TestIndexPage(t *testing.T) {
 		if !strings.Contains(html, want) {
 			t.Errorf("index lacks %q", want)
 		}
+	}
+}
+
+func TestRecipeLinesDescribeTheRecipe(t *testing.T) {
+	r, err := recipe.Load("../../testdata/recipes/rebrand.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := RecipeLines(r)
+	if len(lines) != len(r.Steps)+1 || lines[0] != r.Description || !strings.Contains(strings.Join(lines, "\n"), "company name (set_text_content) on every node matching") {
+		t.Fatalf("lines %q", lines)
+	}
+	var b bytes.Buffer
+	if err := WriteEdit(&b, Edit{Deck: "d.pptx", Recipe: r.Name, RecipeSteps: lines, Outcome: "applied"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "<li>company name (set_text_content)") {
+		t.Fatal("the page does not list the recipe's steps")
 	}
 }
