@@ -8,7 +8,7 @@ func TestColorModsFollowDrawingML(t *testing.T) {
 		mods []ColorMod
 		want string
 	}{
-		{"#FF0000", []ColorMod{{"lumMod", 0.5}}, "#800000"},                   // lightness 0.5 -> 0.25
+		{"#FF0000", []ColorMod{{"lumMod", 0.5}}, "#800000"},                  // lightness 0.5 -> 0.25
 		{"#000000", []ColorMod{{"lumMod", 0.5}, {"lumOff", 0.5}}, "#808080"}, // "lighter 50%"
 		{"#FFFFFF", []ColorMod{{"shade", 0.5}}, "#808080"},
 		{"#000000", []ColorMod{{"tint", 0.25}}, "#BFBFBF"},
