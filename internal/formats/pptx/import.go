@@ -332,23 +332,33 @@ func (im *importer) theme(part string) (*theme, error) {
 	return t, nil
 }
 
+// partAndRel parses part and returns it with the target of its required
+// relationship of type rel; kind and relName name both in the error.
+func (im *importer) partAndRel(part, rel, kind, relName string) (*xnode, string, error) {
+	doc, err := im.p.xml(part)
+	if err != nil {
+		return nil, "", err
+	}
+	rels, err := im.p.relsOf(part)
+	if err != nil {
+		return nil, "", err
+	}
+	r, ok := relByType(rels, rel)
+	if !ok {
+		return nil, "", fmt.Errorf("%s: part %s: %s has no %s relationship", im.name, part, kind, relName)
+	}
+	return doc, r.Target, nil
+}
+
 func (im *importer) master(part string) (*master, error) {
 	if m, ok := im.masters[part]; ok {
 		return m, nil
 	}
-	doc, err := im.p.xml(part)
+	doc, themePart, err := im.partAndRel(part, relTheme, "slide master", "theme")
 	if err != nil {
 		return nil, err
 	}
-	rels, err := im.p.relsOf(part)
-	if err != nil {
-		return nil, err
-	}
-	tr, ok := relByType(rels, relTheme)
-	if !ok {
-		return nil, fmt.Errorf("%s: part %s: slide master has no theme relationship", im.name, part)
-	}
-	th, err := im.theme(tr.Target)
+	th, err := im.theme(themePart)
 	if err != nil {
 		return nil, err
 	}
@@ -371,19 +381,11 @@ func (im *importer) layout(part string) (*layout, error) {
 	if l, ok := im.layouts[part]; ok {
 		return l, nil
 	}
-	doc, err := im.p.xml(part)
+	doc, masterPart, err := im.partAndRel(part, relSlideMaster, "slide layout", "slide master")
 	if err != nil {
 		return nil, err
 	}
-	rels, err := im.p.relsOf(part)
-	if err != nil {
-		return nil, err
-	}
-	mr, ok := relByType(rels, relSlideMaster)
-	if !ok {
-		return nil, fmt.Errorf("%s: part %s: slide layout has no slide master relationship", im.name, part)
-	}
-	m, err := im.master(mr.Target)
+	m, err := im.master(masterPart)
 	if err != nil {
 		return nil, err
 	}
