@@ -16,7 +16,7 @@ import (
 // SerializerVersion changes whenever a serializer's output changes, so
 // cached contexts from an older build are never served (cache keys carry
 // it).
-const SerializerVersion = "care-ctx-1"
+const SerializerVersion = "care-ctx-2"
 
 // Context serializes the slice of the deck a decision routes to, as compact
 // JSON. What each mode carries is exactly ACE Table 21:
@@ -389,18 +389,32 @@ func chartOf(ch *scenegraph.Chart, colours bool) *cChart {
 
 // ---- MACRO_PROGRAMMATIC: the skeleton ----
 
-// kNode is a skeleton node: id, type, name, text and typography; no
-// colours; an absolute box [x, y, w, h] only on target slides.
+// kNode is a skeleton node (ACE App. Q.1.1 Listing 8: "only text content
+// and node IDs"; Table 21 macro column): id, type, meaningful name, text
+// and typography; no colours. To stay a skeleton:
+//   - t is left out for TEXT nodes and table cells (a node with txt and no
+//     t is TEXT; a node with cell is a TABLE_CELL);
+//   - typography is a key into macroDoc.Fonts, runs are [start, end, key)
+//     typography overrides on code points;
+//   - a subtree with no text anywhere below it (icons drawn as groups of
+//     vectors, decorative shapes) keeps its root only, with "+" giving the
+//     number of folded descendants; get_node_info reads them;
+//   - b = [x, y, w, h], the absolute box in px, only on target slides.
 type kNode struct {
 	ID   string    `json:"id"`
-	Type string    `json:"t"`
+	Type string    `json:"t,omitempty"`
 	Name string    `json:"n,omitempty"`
-	Txt  string    `json:"txt,omitempty"`
-	Font string    `json:"font,omitempty"`
-	Runs []cRun    `json:"runs,omitempty"`
 	Ph   string    `json:"ph,omitempty"`
 	Cell []int     `json:"cell,omitempty"`
+	Txt  string    `json:"txt,omitempty"`
+	Font int       `json:"f,omitempty"`
+	Runs [][3]int  `json:"runs,omitempty"`
 	B    []float64 `json:"b,omitempty"`
+	Fold int       `json:"+,omitempty"`
+	// Rows is a table whose cells form a plain grid (no merges, no
+	// per-character runs): row by row, each cell [id, text] or [id, text,
+	// font key] when its font differs from the table's f.
+	Rows [][][]any `json:"rows,omitempty"`
 	Kids []*kNode  `json:"kids,omitempty"`
 }
 
@@ -413,28 +427,51 @@ type kSlide struct {
 }
 
 type macroDoc struct {
-	Deck    cDeck    `json:"deck"`
-	Targets string   `json:"targets,omitempty"` // 1-based
-	Slides  []kSlide `json:"slides"`
+	Deck    cDeck  `json:"deck"`
+	Targets string `json:"targets,omitempty"` // 1-based
+	// Fonts maps the keys used by kNode.Font and runs to "family size
+	// weight [italic]" strings, numbered in order of first use.
+	Fonts  map[string]string `json:"fonts,omitempty"`
+	Slides []kSlide          `json:"slides"`
+}
+
+// skeleton builds a macroDoc, numbering typography as it goes.
+type skeleton struct {
+	ix    *scenegraph.Index
+	doc   *macroDoc
+	fonts map[string]int
+}
+
+func (k *skeleton) font(f string) int {
+	if f == "" {
+		return 0
+	}
+	if n, ok := k.fonts[f]; ok {
+		return n
+	}
+	n := len(k.fonts) + 1
+	k.fonts[f] = n
+	k.doc.Fonts[strconv.Itoa(n)] = f
+	return n
 }
 
 func macroContext(d *scenegraph.Deck, targets []int) macroDoc {
-	doc := macroDoc{Deck: deckHead(d), Slides: []kSlide{}}
+	doc := macroDoc{Deck: deckHead(d), Slides: []kSlide{}, Fonts: map[string]string{}}
 	var one []int
 	for _, t := range targets {
 		one = append(one, t+1)
 	}
 	doc.Targets = slideList(one)
-	ix := scenegraph.NewIndex(d)
+	k := &skeleton{ix: scenegraph.NewIndex(d), doc: &doc, fonts: map[string]int{}}
 	for i, s := range d.Slides {
 		if s == nil {
 			continue
 		}
 		target := slices.Contains(targets, i)
 		ks := kSlide{ID: s.ID, Num: i + 1, Name: meaningfulName(s.Name, i), Target: target}
-		for _, k := range s.Children {
-			if k != nil {
-				ks.Kids = append(ks.Kids, skeletonNode(ix, k, target))
+		for _, c := range s.Children {
+			if c != nil {
+				ks.Kids = append(ks.Kids, k.node(c, target, 0))
 			}
 		}
 		doc.Slides = append(doc.Slides, ks)
@@ -442,12 +479,21 @@ func macroContext(d *scenegraph.Deck, targets []int) macroDoc {
 	return doc
 }
 
-func skeletonNode(ix *scenegraph.Index, n *scenegraph.Node, bounds bool) *kNode {
-	k := &kNode{ID: n.ID, Type: string(n.Type), Name: nodeName(n.Name)}
+func (k *skeleton) node(n *scenegraph.Node, bounds bool, inherit int) *kNode {
+	out := &kNode{ID: n.ID, Type: string(n.Type), Name: nodeName(n.Name)}
+	if n.Cell != nil {
+		out.Cell = []int{n.Cell.Row, n.Cell.Column}
+		out.Type, out.Name = "", ""
+	}
 	if n.TextContent.HasText() {
-		k.Txt = n.Characters
-		if n.Style != nil {
-			k.Font = fontString(*n.Style)
+		if n.Type == scenegraph.TypeText {
+			out.Type = ""
+		}
+		out.Txt = n.Characters
+		if n.Style != nil && n.Characters != "" {
+			if f := k.font(fontString(*n.Style)); f != inherit {
+				out.Font = f
+			}
 		}
 		for _, r := range n.Runs() {
 			if r.Key == 0 {
@@ -455,30 +501,124 @@ func skeletonNode(ix *scenegraph.Index, n *scenegraph.Node, bounds bool) *kNode 
 			}
 			if o, ok := n.StyleOverrideTable[strconv.Itoa(r.Key)]; ok {
 				if f := fontString(o); f != "" { // typography only: no colour
-					k.Runs = append(k.Runs, cRun{S: r.Start, E: r.End, St: f})
+					out.Runs = append(out.Runs, [3]int{r.Start, r.End, k.font(f)})
 				}
 			}
 		}
 	}
 	if n.Placeholder != nil {
-		k.Ph = n.Placeholder.Role
-	}
-	if n.Cell != nil {
-		k.Cell = []int{n.Cell.Row, n.Cell.Column}
+		out.Ph = n.Placeholder.Role
 	}
 	if bounds && n.Cell == nil {
-		b := ix.AbsoluteBounds(n.ID)
-		if ix.Node(n.ID) != n {
+		b := k.ix.AbsoluteBounds(n.ID)
+		if k.ix.Node(n.ID) != n {
 			b = n.Transform.Bounds(n.Size)
 		}
-		k.B = []float64{r1(b.X), r1(b.Y), r1(b.Width), r1(b.Height)}
+		out.B = []float64{r1(b.X), r1(b.Y), r1(b.Width), r1(b.Height)}
+	}
+	if !hasTextBelow(n) {
+		out.Fold = countBelow(n)
+		return out
+	}
+	if n.Type == scenegraph.TypeTable {
+		out.Font = k.font(cellFont(n))
+		if !bounds && k.grid(out, n) {
+			return out
+		}
 	}
 	for _, c := range n.Children {
 		if c != nil {
-			k.Kids = append(k.Kids, skeletonNode(ix, c, bounds))
+			out.Kids = append(out.Kids, k.node(c, bounds, out.Font))
 		}
 	}
-	return k
+	return out
+}
+
+// grid fills out.Rows (and out.Font, the cells' commonest font) when the
+// table's cells are a plain grid, in order, without merges or runs. It
+// reports false, leaving out untouched, otherwise.
+func (k *skeleton) grid(out *kNode, n *scenegraph.Node) bool {
+	var rows [][]*scenegraph.Node
+	for _, c := range n.Children {
+		if c == nil || c.Cell == nil || len(c.Children) > 0 {
+			return false
+		}
+		r, col := c.Cell.Spans()
+		if r != 1 || col != 1 || len(c.CharacterStyleOverrides) > 0 {
+			return false
+		}
+		switch {
+		case c.Cell.Row == len(rows) && c.Cell.Column == 0:
+			rows = append(rows, []*scenegraph.Node{c})
+		case c.Cell.Row == len(rows)-1 && c.Cell.Column == len(rows[len(rows)-1]):
+			rows[len(rows)-1] = append(rows[len(rows)-1], c)
+		default:
+			return false
+		}
+	}
+	if len(rows) == 0 {
+		return false
+	}
+	common := cellFont(n)
+	for _, row := range rows {
+		var cells [][]any
+		for _, c := range row {
+			cell := []any{c.ID, ""}
+			if c.Characters != "" {
+				cell[1] = c.Characters
+				if c.Style != nil {
+					if f := fontString(*c.Style); f != common && f != "" {
+						cell = append(cell, k.font(f))
+					}
+				}
+			}
+			cells = append(cells, cell)
+		}
+		out.Rows = append(out.Rows, cells)
+	}
+	return true
+}
+
+// cellFont is the commonest font among a table's non-empty cells, which
+// the table carries as f and its cells inherit.
+func cellFont(table *scenegraph.Node) string {
+	use := map[string]int{}
+	for _, c := range table.Children {
+		if c != nil && c.Characters != "" && c.Style != nil {
+			use[fontString(*c.Style)]++
+		}
+	}
+	common, most := "", 0
+	for f, u := range use {
+		if u > most || (u == most && f < common) {
+			common, most = f, u
+		}
+	}
+	return common
+}
+
+// hasTextBelow reports whether any descendant of n carries text or a
+// meaningful name (something a batch edit could look for).
+func hasTextBelow(n *scenegraph.Node) bool {
+	for _, c := range n.Children {
+		if c == nil {
+			continue
+		}
+		if c.TextContent.HasText() || (c.Cell == nil && nodeName(c.Name) != "") || c.Cell != nil || hasTextBelow(c) {
+			return true
+		}
+	}
+	return false
+}
+
+func countBelow(n *scenegraph.Node) int {
+	total := 0
+	for _, c := range n.Children {
+		if c != nil {
+			total += 1 + countBelow(c)
+		}
+	}
+	return total
 }
 
 // ---- SYSTEMIC_TOKEN: design tokens and their usage ----

@@ -104,9 +104,10 @@ func TestMicroContextCarriesTheTargetSlideInFull(t *testing.T) {
 func TestMacroContextIsTheSkeleton(t *testing.T) {
 	d := contextDeck()
 	s, v := ctx(t, d, Decision{Mode: Macro, TargetSlides: []int{2}})
-	has(t, "macro", s, `"txt":"Title"`, `"txt":"Agenda"`, `"txt":"Problem"`, `"font":"Georgia 40 700"`,
-		`"id":"s1-card","t":"RECTANGLE","n":"Card"`, `"runs":[{"s":11,"e":14,"st":"700"}]`, `"targets":"3"`)
-	lacks(t, "macro", s, "#", `"bg"`, `"fill"`, `"color"`, `"x":`)
+	has(t, "macro", s, `"fonts":{"1":"Georgia 40 700","2":"Inter 18","3":"700"}`,
+		`{"id":"s1-title","ph":"title","txt":"Title","f":1}`, `"txt":"Agenda"`, `"txt":"Problem"`,
+		`{"id":"s1-card","t":"RECTANGLE","n":"Card","txt":"Revenue up 12%","f":2,"runs":[[11,14,3]]}`, `"targets":"3"`)
+	lacks(t, "macro", s, "#", `"bg"`, `"fill"`, `"color"`, `"x":`, `"t":"TEXT"`)
 	for i, sl := range slidesOf(v) {
 		raw, _ := json.Marshal(sl)
 		if got := strings.Contains(string(raw), `"b":[`); got != (i == 2) {
@@ -114,6 +115,59 @@ func TestMacroContextIsTheSkeleton(t *testing.T) {
 		}
 	}
 	has(t, "macro target bounds", s, `"b":[100,300,300,120]`)
+}
+
+// The skeleton keeps only the root of a subtree without text or names (an
+// icon drawn as a group of vectors), counting what it folded; a group
+// holding text keeps its children.
+func TestMacroFoldsTextlessSubtrees(t *testing.T) {
+	d := pitchDeck(1)
+	vec := func(id string) *scenegraph.Node {
+		return &scenegraph.Node{ID: id, Type: scenegraph.TypeVector, Name: "Vector " + id[len(id)-1:], Size: scenegraph.Vector{X: 10, Y: 10}}
+	}
+	inner := &scenegraph.Node{ID: "g2", Type: scenegraph.TypeGroup, Children: []*scenegraph.Node{vec("v3"), vec("v4")}}
+	icon := &scenegraph.Node{ID: "g1", Type: scenegraph.TypeGroup, Name: "Group 7", Children: []*scenegraph.Node{vec("v1"), vec("v2"), inner}}
+	label := &scenegraph.Node{ID: "g5", Type: scenegraph.TypeGroup, Children: []*scenegraph.Node{vec("v5"),
+		{ID: "t6", Type: scenegraph.TypeText, TextContent: scenegraph.TextContent{Characters: "Step 1"}}}}
+	d.Slides[0].Children = append(d.Slides[0].Children, icon, label)
+	s, _ := ctx(t, d, Decision{Mode: Macro})
+	has(t, "macro", s, `{"id":"g1","t":"GROUP","+":5}`, `{"id":"g5","t":"GROUP","kids":[{"id":"v5","t":"VECTOR"},{"id":"t6","txt":"Step 1"}]}`)
+	lacks(t, "macro", s, `"v1"`, `"g2"`, `"v3"`)
+}
+
+// A plain table is rows of [id, text(, font key)] with the commonest cell
+// font on the table; a table with merged cells keeps one node per cell.
+func TestMacroTables(t *testing.T) {
+	cell := func(id string, r, c int, txt string, size float64, span int) *scenegraph.Node {
+		n := &scenegraph.Node{ID: id, Type: scenegraph.TypeTableCell, Cell: &scenegraph.Cell{Row: r, Column: c, ColSpan: span}}
+		if txt != "" {
+			n.Characters = txt
+			n.Style = &scenegraph.TypeStyle{FontFamily: "Inter", FontSize: size}
+		}
+		return n
+	}
+	d := pitchDeck(1)
+	plain := &scenegraph.Node{ID: "tb", Type: scenegraph.TypeTable, Children: []*scenegraph.Node{
+		cell("a", 0, 0, "Region", 14, 0), cell("b", 0, 1, "Sales", 14, 0),
+		cell("c", 1, 0, "EMEA", 12, 0), cell("d", 1, 1, "", 0, 0),
+		cell("e", 2, 0, "APAC", 12, 0), cell("f", 2, 1, "7", 12, 0)}}
+	merged := &scenegraph.Node{ID: "tm", Type: scenegraph.TypeTable, Children: []*scenegraph.Node{
+		cell("m1", 0, 0, "Week 1", 12, 2), cell("m2", 1, 0, "Mon", 12, 0), cell("m3", 1, 1, "Tue", 10, 0)}}
+	d.Slides[0].Children = append(d.Slides[0].Children, plain, merged)
+	s, v := ctx(t, d, Decision{Mode: Macro})
+	fonts := v["fonts"].(map[string]any)
+	key := func(f string) string {
+		for k, v := range fonts {
+			if v == f {
+				return k
+			}
+		}
+		t.Fatalf("font %q not in table %v", f, fonts)
+		return ""
+	}
+	has(t, "plain table", s, `{"id":"tb","t":"TABLE","f":`+key("Inter 12")+`,"rows":[[["a","Region",`+key("Inter 14")+`],["b","Sales",`+key("Inter 14")+`]],[["c","EMEA"],["d",""]],[["e","APAC"],["f","7"]]]}`)
+	has(t, "merged table", s, `{"id":"m1","cell":[0,0],"txt":"Week 1"}`, `{"id":"m3","cell":[1,1],"txt":"Tue","f":`+key("Inter 10")+`}`)
+	lacks(t, "tables", s, "TABLE_CELL")
 }
 
 // Table 21, systemic column: tokens, colours and fonts with usage and

@@ -15,10 +15,11 @@ Keys: t type, n name, txt characters, font "family size weight", runs per-charac
 The whole deck is loaded: reference any node by id; use the get_* tools for slides not shown.`
 	case Macro:
 		return `Context mode: MACRO_PROGRAMMATIC (batch operations).
-The JSON below is a skeleton of the whole deck: node ids, types, names, text and fonts. Colours, fills and strokes are left out.
+The JSON below is a skeleton of the whole deck: node ids, types, names and text, with typography. Colours, fills and strokes are left out.
+How to read it: a node without t is a TEXT node; f is a key into the fonts table ("family size weight"); runs are [start, end, font key] overrides on character offsets; ph is a placeholder role. A table lists rows of cells as [id, text] or [id, text, font key], with the cells' usual font as the table's f (a table with merged cells lists its cells as nodes with cell = [row, column]). A node with "+": N has N descendants without any text (icons, decorations) that are not listed.
 Nodes on target slides carry b = [x, y, w, h], their box in slide coordinates (px), for reasoning about layout and overlap.
 Find EVERY node the instruction applies to and emit a tool call for each; batch them in one batch_execute.
-The whole deck is loaded: reference any node by id; use get_node_info when you need a colour or a box the skeleton omits.`
+The whole deck is loaded: reference any node by id; use get_node_info when you need a colour, a box or a folded node the skeleton omits.`
 	case Systemic:
 		return `Context mode: SYSTEMIC_TOKEN (design-token operations).
 The JSON below summarises the deck's design system: theme colours and fonts, every colour in use (as fill, stroke, text or slide background) and every font, with the slides that use them.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/acecanvas/ace/internal/deckgen"
@@ -55,6 +56,9 @@ type reduction struct {
 	slides                 int
 	full, raw              int
 	micro, macro, systemic float64
+	// textBound is 1 - (tokens of the deck's text alone)/FULL: the most
+	// any context that carries every text (macro, Table 21) can save.
+	textBound float64
 }
 
 func measure(t testing.TB, d *scenegraph.Deck, samples int) reduction {
@@ -70,16 +74,33 @@ func measure(t testing.TB, d *scenegraph.Deck, samples int) reduction {
 	}
 	r.micro = sum / float64(k)
 	r.macro = 1 - float64(tokensOf(t, d, Decision{Mode: Macro}))/float64(r.full)
+	var text strings.Builder
+	d.Walk(func(n, _ *scenegraph.Node, _ int) bool {
+		if n.Characters != "" {
+			text.WriteString(n.Characters)
+			text.WriteByte('\n')
+		}
+		return true
+	})
+	nt, _ := CountTokens(text.String(), O200K)
+	r.textBound = 1 - float64(nt)/float64(r.full)
 	r.systemic = 1 - float64(tokensOf(t, d, Decision{Mode: Systemic}))/float64(r.full)
 	return r
 }
 
 // TestTokenReductionPerMode measures CARE's input-token reduction per mode
-// against the FULL context (compact JSON of everything) and against the
-// deck's canonical scene-graph JSON (passing the deck as stored, the
-// paper's baseline), on the six real decks and generated 100- and
-// 1,000-slide decks (o200k_base tokens). Targets (ACE Table 1, averages
-// over tasks): micro 86.6%, macro 90.9%, systemic 95.7%.
+// on the six real decks and generated 100- and 1,000-slide decks
+// (o200k_base tokens) against two baselines:
+//   - FULL, our own FULL context: compact JSON of everything, itself 2-8
+//     times smaller than the deck as stored;
+//   - raw, the deck's canonical scene-graph JSON, i.e. "passing the full
+//     deck" as the paper does (ACE §3.2, Table 1: micro 86.6%, macro 90.9%,
+//     systemic 95.7%, averages over tasks).
+//
+// Macro carries every text (Table 21), so against the compact FULL it can
+// never save more than the share of FULL that is not text ("text bound"
+// column); on text-heavy small decks that bound is far below 90.9%. The
+// paper's targets are therefore asserted against the paper's baseline.
 func TestTokenReductionPerMode(t *testing.T) {
 	decks := realDecks(t)
 	sizes := []int{100, 1000}
@@ -95,14 +116,14 @@ func TestTokenReductionPerMode(t *testing.T) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	fmt.Printf("CARE token reduction (o200k_base): vs FULL context | vs raw scene-graph JSON\n")
-	var micro, macro, systemic, microRaw, macroRaw, systemicRaw float64
+	fmt.Printf("CARE token reduction (o200k_base): vs FULL context (text bound: macro's ceiling) | vs raw scene-graph JSON (the paper's baseline)\n")
+	var micro, macro, systemic, bound, microRaw, macroRaw, systemicRaw float64
 	for _, name := range names {
 		d := decks[name]
 		r := measure(t, d, 8)
 		raw := func(red float64) float64 { return 1 - (1-red)*float64(r.full)/float64(r.raw) }
-		fmt.Printf("  %-28s %4d slides  FULL %7d tok  raw %7d tok | micro %5.1f%% macro %5.1f%% systemic %5.1f%% | micro %5.1f%% macro %5.1f%% systemic %5.1f%%\n",
-			name, r.slides, r.full, r.raw, 100*r.micro, 100*r.macro, 100*r.systemic, 100*raw(r.micro), 100*raw(r.macro), 100*raw(r.systemic))
+		fmt.Printf("  %-28s %4d slides  FULL %7d tok  raw %7d tok | micro %5.1f%% macro %5.1f%% (bound %5.1f%%) systemic %5.1f%% | micro %5.1f%% macro %5.1f%% systemic %5.1f%%\n",
+			name, r.slides, r.full, r.raw, 100*r.micro, 100*r.macro, 100*r.textBound, 100*r.systemic, 100*raw(r.micro), 100*raw(r.macro), 100*raw(r.systemic))
 		for mode, red := range map[Mode]float64{Micro: r.micro, Macro: r.macro, Systemic: r.systemic} {
 			if red <= 0 {
 				t.Errorf("%s: %s context is not smaller than FULL (%.1f%%)", name, mode, 100*red)
@@ -110,18 +131,29 @@ func TestTokenReductionPerMode(t *testing.T) {
 		}
 		micro += r.micro
 		macro += r.macro
+		bound += r.textBound
 		systemic += r.systemic
 		microRaw += raw(r.micro)
 		macroRaw += raw(r.macro)
 		systemicRaw += raw(r.systemic)
 	}
 	k := float64(len(names))
-	fmt.Printf("  mean over %d decks: vs FULL micro %.1f%% macro %.1f%% systemic %.1f%% | vs raw JSON micro %.1f%% macro %.1f%% systemic %.1f%% (paper: 86.6 / 90.9 / 95.7)\n",
-		len(names), 100*micro/k, 100*macro/k, 100*systemic/k, 100*microRaw/k, 100*macroRaw/k, 100*systemicRaw/k)
-	if micro/k < 0.866 {
-		t.Errorf("mean micro reduction %.1f%% below the paper's 86.6%%", 100*micro/k)
+	fmt.Printf("  mean over %d decks: vs FULL micro %.1f%% macro %.1f%% (bound %.1f%%) systemic %.1f%% | vs raw JSON micro %.1f%% macro %.1f%% systemic %.1f%% (paper: 86.6 / 90.9 / 95.7)\n",
+		len(names), 100*micro/k, 100*macro/k, 100*bound/k, 100*systemic/k, 100*microRaw/k, 100*macroRaw/k, 100*systemicRaw/k)
+	for _, c := range []struct {
+		mode      string
+		got, want float64
+	}{{"micro", microRaw / k, 0.866}, {"macro", macroRaw / k, 0.909}, {"systemic", systemicRaw / k, 0.957}} {
+		if c.got < c.want {
+			t.Errorf("mean %s reduction vs the deck as stored %.1f%% below the paper's %.1f%%", c.mode, 100*c.got, 100*c.want)
+		}
 	}
-	if systemic/k < 0.957 && systemicRaw/k < 0.957 {
-		t.Errorf("mean systemic reduction %.1f%% below the paper's 95.7%%", 100*systemic/k)
+	if micro/k < 0.866 {
+		t.Errorf("mean micro reduction vs FULL %.1f%% below the paper's 86.6%%", 100*micro/k)
+	}
+	// Macro must take most of what its text bound allows: the skeleton
+	// (ids, names, fonts, structure) at most three times its text.
+	if macro/k < bound/k-(1-bound/k)*2 {
+		t.Errorf("mean macro reduction vs FULL %.1f%% too far under its text bound %.1f%%", 100*macro/k, 100*bound/k)
 	}
 }
