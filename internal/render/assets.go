@@ -2,18 +2,35 @@ package render
 
 import (
 	"embed"
-	"encoding/base64"
-	"regexp"
 	"strings"
 	"sync"
 )
 
-// KaTeX 0.16.22 (MIT, assets/katex/LICENSE): the minified script, its CSS
-// and the woff2 faces, vendored from the npm package so math typesets with
-// no network. The CSS's font URLs are rewritten to data: URIs at start-up.
+// MathJax 3.2.2 (Apache-2.0, assets/mathjax/LICENSE): the single combined
+// component es5/tex-svg-full.js from the npm package mathjax@3.2.2 (TeX
+// input with every TeX extension, SVG output whose glyphs are paths, so no
+// web fonts), vendored by scripts/vendor-mathjax so formulas typeset with
+// no network. mathJaxConfig is evaluated before it.
 //
-//go:embed assets/katex/katex.min.js assets/katex/katex.min.css assets/katex/fonts/*.woff2 assets/shell.css assets/page.js
+//go:embed assets/mathjax/tex-svg-full.js assets/shell.css assets/page.js
 var assetFS embed.FS
+
+// mathJaxConfig is MathJax's configuration (docs.mathjax.org/en/v3.2-latest
+// /options): no start-up typesetting, no menu or assistive MathML (the
+// menu's settings would turn the latter back on), glyph
+// paths kept inside each formula's SVG (fontCache local), and the TeX
+// packages that load files or reach outside the formula removed: require
+// and autoload (would fetch extensions), html (\style, \class, \cssId,
+// \href markup), noerrors and noundefined (would hide invalid LaTeX that
+// must be reported). Formula size limits bound the work a deck can ask for.
+const mathJaxConfig = `window.MathJax = {
+  loader: {load: []},
+  startup: {typeset: false},
+  options: {enableMenu: false, enableAssistiveMml: false, enableEnrichment: false, enableExplorer: false,
+    menuOptions: {settings: {assistiveMml: false, collapsible: false, explorer: false}}},
+  tex: {packages: {'[-]': ['require', 'autoload', 'html', 'noerrors', 'noundefined']}, maxMacros: 1000, maxBuffer: 5 * 1024},
+  svg: {fontCache: 'local'}
+};`
 
 // cspPolicy closes the page to the network: only inline styles and data:
 // or blob: images and fonts; no script, no connections, no frames. Script
@@ -25,10 +42,8 @@ var (
 	shellOnce sync.Once
 	shellHTML string
 	pageJS    string
-	katexJS   string
+	mathJaxJS string
 )
-
-var katexSrcRe = regexp.MustCompile(`src:url\(fonts/([A-Za-z0-9_-]+)\.woff2\) format\("woff2"\)[^;}]*`)
 
 func loadAssets() {
 	shellOnce.Do(func() {
@@ -39,21 +54,12 @@ func loadAssets() {
 			}
 			return string(b)
 		}
-		css := read("assets/katex/katex.min.css")
-		css = katexSrcRe.ReplaceAllStringFunc(css, func(m string) string {
-			name := katexSrcRe.FindStringSubmatch(m)[1]
-			data, err := assetFS.ReadFile("assets/katex/fonts/" + name + ".woff2")
-			if err != nil {
-				return m
-			}
-			return `src:url(data:font/woff2;base64,` + base64.StdEncoding.EncodeToString(data) + `) format("woff2")`
-		})
 		var sb strings.Builder
 		sb.WriteString(`<!DOCTYPE html><html><head><meta charset="utf-8">`)
 		sb.WriteString(`<meta http-equiv="Content-Security-Policy" content="` + cspPolicy + `">`)
-		sb.WriteString(`<style>` + css + "\n" + read("assets/shell.css") + `</style></head><body><div id="ace-root"></div></body></html>`)
+		sb.WriteString(`<style>` + read("assets/shell.css") + `</style></head><body><div id="ace-root"></div></body></html>`)
 		shellHTML = sb.String()
 		pageJS = read("assets/page.js")
-		katexJS = read("assets/katex/katex.min.js")
+		mathJaxJS = mathJaxConfig + "\n" + read("assets/mathjax/tex-svg-full.js")
 	})
 }

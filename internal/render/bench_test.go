@@ -10,7 +10,7 @@ import (
 )
 
 // BenchmarkColdBrowserStart measures starting one browser with the shell
-// page, KaTeX and the page script loaded, and closing it.
+// page, MathJax and the page script loaded, and closing it.
 func BenchmarkColdBrowserStart(b *testing.B) {
 	for b.Loop() {
 		p, err := NewPool(context.Background(), Options{Size: 1})
@@ -100,4 +100,51 @@ func BenchmarkHTMLGeneration(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// mathSlide1080 is a 1920x1080 slide with a title and four formulas of
+// everyday size (fractions, sums, integrals, matrices).
+func mathSlide1080() *scenegraph.Deck {
+	d := deck()
+	d.Width, d.Height = 1920, 1080
+	s := d.Slides[0]
+	s.Size = scenegraph.Vector{X: 1920, Y: 1080}
+	title := text("title", 120, 80, 1680, 120, "Four results worth remembering", 64, "#1B2A41")
+	formulas := []string{
+		`E = mc^2 + \frac{1}{2} m v^2`,
+		`\sum_{k=1}^{n} k^2 = \frac{n(n+1)(2n+1)}{6}`,
+		`\int_{-\infty}^{\infty} e^{-x^2}\,dx = \sqrt{\pi}`,
+		`\det\begin{pmatrix} a & b \\ c & d \end{pmatrix} = ad - bc`,
+	}
+	s.Children = []*scenegraph.Node{title}
+	for i, f := range formulas {
+		s.Children = append(s.Children, &scenegraph.Node{ID: "m" + string(rune('1'+i)), Type: scenegraph.TypeMath,
+			Transform: scenegraph.Translate(160, float64(260+190*i)), Size: scenegraph.Vector{X: 1600, Y: 160},
+			Math: &scenegraph.Math{LaTeX: f, FontSize: 48}})
+	}
+	return d
+}
+
+// BenchmarkWarmMathSlide1080 renders the formula slide to PNG on a warm
+// tab: typesetting four formulas plus the screenshot.
+func BenchmarkWarmMathSlide1080(b *testing.B) {
+	p := sharedPool(b)
+	d := mathSlide1080()
+	ctx := context.Background()
+	sr, err := p.Render(ctx, d, nil, Request{Images: true}) // warm up
+	if err != nil {
+		b.Fatal(err)
+	}
+	if errs := sr.Slides[0].Errors; len(errs) > 0 {
+		b.Fatalf("the formulas should typeset: %v", errs)
+	}
+	var times []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if _, err := p.Render(ctx, d, nil, Request{Images: true}); err != nil {
+			b.Fatal(err)
+		}
+		times = append(times, time.Since(t0))
+	}
+	reportPercentiles(b, times)
 }

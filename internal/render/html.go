@@ -14,7 +14,7 @@ import (
 // carry data-id attributes naming the scene-graph nodes. It is the exact
 // fragment Pool.Render sets into its shell page, so tests can assert on it
 // without a browser. MATH nodes carry their LaTeX in data-latex; the browser
-// typesets them (KaTeX). Problems that do not stop the slide from rendering
+// typesets them (MathJax, to SVG). Problems that do not stop the slide from rendering
 // (a missing image asset, an unsupported image format) are returned as notes
 // by SlideHTML; HTML drops them.
 //

@@ -157,29 +157,6 @@ func TestChartDrawsBarsFromData(t *testing.T) {
 	}
 }
 
-func TestMathTypesetsAndReportsInvalidLaTeX(t *testing.T) {
-	ok := &scenegraph.Node{ID: "ok", Type: scenegraph.TypeMath, Transform: scenegraph.Translate(100, 100),
-		Size: scenegraph.Vector{X: 400, Y: 100}, Math: &scenegraph.Math{LaTeX: `E = mc^2 + \frac{a}{b}`, FontSize: 32}}
-	bad := &scenegraph.Node{ID: "bad", Type: scenegraph.TypeMath, Transform: scenegraph.Translate(100, 300),
-		Size: scenegraph.Vector{X: 400, Y: 100}, Math: &scenegraph.Math{LaTeX: `\frac{a}{`}}
-	sr := renderOne(t, deck(ok, bad), nil, true)
-	if len(sr.Errors) != 1 || sr.Errors[0].NodeID != "bad" || !strings.Contains(sr.Errors[0].Message, "invalid LaTeX") {
-		t.Fatalf("errors = %v, want one invalid-LaTeX error for bad", sr.Errors)
-	}
-	img := decodePNG(t, sr.PNG)
-	dark := 0
-	for y := 100; y < 200; y++ {
-		for x := 100; x < 500; x++ {
-			if c := pixel(img, x, y); c.R < 100 && c.G < 100 && c.B < 100 {
-				dark++
-			}
-		}
-	}
-	if dark < 200 {
-		t.Errorf("the formula drew only %d dark pixels", dark)
-	}
-}
-
 func TestConnectorAndLineDraw(t *testing.T) {
 	a := rect("a", 100, 100, 100, 100, "#DDDDDD")
 	b := rect("b", 500, 100, 100, 100, "#DDDDDD")

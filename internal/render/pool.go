@@ -218,8 +218,13 @@ func (p *Pool) setupTab(ctx context.Context, t *chromedp.Target) error {
 	if _, err := cdp.Call(ctx, t, page.SetDocumentContent, page.SetDocumentContentParams{FrameID: tree.FrameTree.Frame.ID, HTML: shellHTML}); err != nil {
 		return fmt.Errorf("loading shell page: %w", err)
 	}
-	if _, err := chromedp.Evaluate[chromedp.Void](katexJS)(ctx, t); err != nil {
-		return fmt.Errorf("loading KaTeX: %w", err)
+	if _, err := chromedp.Evaluate[chromedp.Void](mathJaxJS)(ctx, t); err != nil {
+		return fmt.Errorf("loading MathJax: %w", err)
+	}
+	// MathJax starts asynchronously; its SVG stylesheet goes into the head
+	// once (formulas are converted one by one, never typeset in the page).
+	if _, err := chromedp.Evaluate[chromedp.Void](`MathJax.startup.promise.then(() => { document.head.appendChild(MathJax.svgStylesheet()); })`, chromedp.EvalAwaitPromise)(ctx, t); err != nil {
+		return fmt.Errorf("starting MathJax: %w", err)
 	}
 	if _, err := chromedp.Evaluate[chromedp.Void](pageJS)(ctx, t); err != nil {
 		return fmt.Errorf("loading page script: %w", err)

@@ -55,7 +55,8 @@ type Measured struct {
 	// Bounds is the axis-aligned box of the node (after rotation).
 	Bounds scenegraph.Rect `json:"bounds"`
 	// TextBounds is the box of the inked text (union of its line boxes),
-	// for text-bearing nodes with visible characters.
+	// for text-bearing nodes with visible characters; for a MATH node, the
+	// box of its typeset formula (the SVG MathJax drew).
 	TextBounds *scenegraph.Rect `json:"textBounds,omitempty"`
 	// Clip is the intersection of the node's clipping ancestors (frames
 	// with clipsContent), when it has any; the slide edge is not included.

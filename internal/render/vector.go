@@ -204,7 +204,7 @@ func (b *builder) endpoint(e scenegraph.Endpoint, parent *scenegraph.Node) (scen
 }
 
 // math writes the MATH node's typesetting target; the browser fills it
-// with KaTeX output (or the escaped source and an error).
+// with MathJax SVG output (or the escaped source and an error).
 func (b *builder) math(n *scenegraph.Node) {
 	if n.Math == nil {
 		b.errorf(n, "MATH node without math.latex")

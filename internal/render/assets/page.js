@@ -175,6 +175,10 @@
       const img = el.querySelector(':scope > .il img');
       if (img) m.img = {nw: img.naturalWidth, nh: img.naturalHeight, fit: getComputedStyle(img).objectFit};
       if (el.classList.contains('math-error')) m.mathError = true;
+      else if (el.hasAttribute('data-latex')) {
+        const svg = el.querySelector(':scope > .mx svg');
+        if (svg) m.ink = R(svg.getBoundingClientRect(), o);
+      }
       out.push(m);
     }
     return {w: o.width, h: o.height, nodes: out};
@@ -185,13 +189,25 @@
     const errors = [];
     for (const el of root.querySelectorAll('[data-latex]')) {
       const tgt = el.querySelector('.mx') || el;
-      try {
-        if (typeof katex === 'undefined') throw new Error('KaTeX is not loaded');
-        katex.render(el.getAttribute('data-latex'), tgt, {throwOnError: true, displayMode: true, output: 'html', trust: false, strict: 'ignore', maxSize: 100, maxExpand: 500});
-      } catch (e) {
+      const latex = el.getAttribute('data-latex');
+      const fail = (msg) => {
         el.classList.add('math-error');
-        tgt.textContent = el.getAttribute('data-latex');
-        errors.push({nodeId: el.getAttribute('data-id'), message: 'invalid LaTeX: ' + String(e && e.message || e)});
+        tgt.textContent = latex;
+        errors.push({nodeId: el.getAttribute('data-id'), message: 'invalid LaTeX `' + latex + '`: ' + msg});
+      };
+      try {
+        if (typeof MathJax === 'undefined' || !MathJax.tex2svg) throw new Error('MathJax is not loaded');
+        // Display style (scenegraph.Math has no inline flag: a MATH node
+        // is a formula on its own), measured in the node's font size.
+        const opts = MathJax.getMetricsFor(tgt, true);
+        const out = MathJax.tex2svg(latex, opts);
+        // MathJax reports TeX errors in the output, not by throwing: an
+        // merror element carrying data-mjx-error.
+        const bad = out.querySelector('[data-mjx-error]');
+        if (bad) { fail(bad.getAttribute('data-mjx-error')); continue; }
+        tgt.appendChild(out);
+      } catch (e) {
+        fail(String(e && e.message || e));
       }
     }
     const imgs = [...root.querySelectorAll('img')];
