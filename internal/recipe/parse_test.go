@@ -21,6 +21,16 @@ steps:
 steps:
   - tool: paint_it_black
 `, []string{`3:5: unknown tool "paint_it_black"`}},
+		{"misspelt tool", `
+steps:
+  - tool: set_fill_colour
+    args: {nodeId: s1, color: "#FFFFFF"}
+`, []string{`3:5: unknown tool "set_fill_colour" (did you mean set_fill_color?)`}},
+		{"misspelt argument", `
+steps:
+  - tool: set_fill_color
+    args: {nodeId: s1, colour: "#FFFFFF"}
+`, []string{`4:11: set_fill_color: invalid arguments: at /: additional properties 'colour' not allowed ("colour": did you mean "color"?); this tool takes: color, nodeId`}},
 		{"bad selector type", `
 steps:
   - tool: set_text_font

@@ -2,6 +2,7 @@ package recipe
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"gopkg.in/yaml.v3"
 
@@ -47,7 +48,11 @@ func (p *parser) step(n *yaml.Node) (Step, bool) {
 		t, ok := tools.Registry().Get(st.Tool)
 		switch {
 		case !ok:
-			p.errAt(n, "unknown tool %q; list the tools with `ace tools`", st.Tool)
+			hint := ""
+			if best := tools.ClosestTool(st.Tool); best != "" {
+				hint = fmt.Sprintf(" (did you mean %s?)", best)
+			}
+			p.errAt(n, "unknown tool %q%s; list the tools with `ace tools`", st.Tool, hint)
 		case st.Tool == "batch_execute":
 			p.errAt(n, "a recipe is already one batch: list the calls as steps instead of batch_execute")
 		case t.ReadOnly:

@@ -193,7 +193,7 @@ func (e *Env) exec(c Call) (res Result, err error) {
 	if !ok {
 		return Result{}, fmt.Errorf("unknown tool %q; list the catalogue with `ace tools`%s", c.Tool, suggest(c.Tool))
 	}
-	if err := validateArgs(t.compiled, t.Name, c.Args); err != nil {
+	if err := validateArgs(t.compiled, t.Name, t.Schema, c.Args); err != nil {
 		return Result{}, err
 	}
 	defer func() {
@@ -241,16 +241,17 @@ func mergeIDs(base, skip, extra []string) []string {
 }
 
 func suggest(name string) string {
-	best, bestD := "", 4
-	for _, n := range Registry().Names() {
-		if d := editDistance(name, n); d < bestD {
-			best, bestD = n, d
-		}
-	}
+	best := ClosestTool(name)
 	if best == "" {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %s?)", best)
+}
+
+// ClosestTool is the registered tool name within edit distance 3 of name
+// ("set_fill_colour" -> "set_fill_color"), or "" when none is that close.
+func ClosestTool(name string) string {
+	return closest(name, Registry().Names())
 }
 
 func editDistance(a, b string) int {

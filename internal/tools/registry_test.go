@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +52,26 @@ func TestEverySchemaCompilesAndIsAClosedObject(t *testing.T) {
 		if len(tool.Description) < 40 {
 			t.Errorf("%s: description too short for a model: %q", tool.Name, tool.Description)
 		}
+	}
+}
+
+// A misspelt argument is named with the closest real one, and the error
+// lists what the tool takes, so a model or a recipe author can fix it.
+func TestUnknownArgumentSuggestsTheClosest(t *testing.T) {
+	tool, ok := Registry().Get("set_fill_color")
+	if !ok {
+		t.Fatal("set_fill_color missing")
+	}
+	err := tool.ValidateArgs(json.RawMessage(`{"nodeId":"s1","colour":"#FFFFFF"}`))
+	if err == nil {
+		t.Fatal("an unknown argument passed validation")
+	}
+	for _, want := range []string{`"colour": did you mean "color"?`, "this tool takes: ", "nodeId"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q: %v", want, err)
+		}
+	}
+	if err := tool.ValidateArgs(json.RawMessage(`{"nodeId":"s1","zzzzzzzzzz":1}`)); err == nil || strings.Contains(err.Error(), "did you mean") {
+		t.Errorf("a name far from every argument got a suggestion: %v", err)
 	}
 }

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -184,7 +186,7 @@ func compileSchema(name string, doc []byte) (*jsonschema.Schema, error) {
 // validateArgs checks raw arguments against the compiled schema and returns
 // an error a model can act on: the first few violations with their JSON
 // pointer.
-func validateArgs(s *jsonschema.Schema, name string, raw json.RawMessage) error {
+func validateArgs(s *jsonschema.Schema, name string, schema, raw json.RawMessage) error {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = json.RawMessage("{}")
 	}
@@ -200,9 +202,66 @@ func validateArgs(s *jsonschema.Schema, name string, raw json.RawMessage) error 
 		if ve == nil {
 			return fmt.Errorf("%s: invalid arguments: %v", name, err)
 		}
-		return fmt.Errorf("%s: invalid arguments: %s", name, describeViolations(ve))
+		msg := describeViolations(ve)
+		if unknown := unknownArgs(ve); len(unknown) > 0 {
+			msg += argumentHint(schema, unknown)
+		}
+		return fmt.Errorf("%s: invalid arguments: %s", name, msg)
 	}
 	return nil
+}
+
+// unknownArgs lists the top-level argument names the schema rejected as
+// additional properties.
+func unknownArgs(ve *jsonschema.ValidationError) []string {
+	var out []string
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if ap, ok := e.ErrorKind.(*kind.AdditionalProperties); ok && len(e.InstanceLocation) == 0 {
+			out = append(out, ap.Properties...)
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return out
+}
+
+// argumentHint names the arguments the tool takes and, for each unknown
+// one, the closest of them ("colour" -> "color").
+func argumentHint(schema json.RawMessage, unknown []string) string {
+	var sc struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(schema, &sc) != nil || len(sc.Properties) == 0 {
+		return ""
+	}
+	names := make([]string, 0, len(sc.Properties))
+	for k := range sc.Properties {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, u := range unknown {
+		if best := closest(u, names); best != "" {
+			fmt.Fprintf(&b, " (%q: did you mean %q?)", u, best)
+		}
+	}
+	fmt.Fprintf(&b, "; this tool takes: %s", strings.Join(names, ", "))
+	return b.String()
+}
+
+// closest is the name within edit distance 3 of u (case-insensitive), or
+// "".
+func closest(u string, names []string) string {
+	best, bestD := "", 4
+	for _, n := range names {
+		if d := editDistance(strings.ToLower(u), strings.ToLower(n)); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
 }
 
 // describeViolations flattens the leaf errors of a validation tree into one
