@@ -431,8 +431,31 @@ type macroDoc struct {
 	Targets string `json:"targets,omitempty"` // 1-based
 	// Fonts maps the keys used by kNode.Font and runs to "family size
 	// weight [italic]" strings, numbered in order of first use.
-	Fonts  map[string]string `json:"fonts,omitempty"`
-	Slides []kSlide          `json:"slides"`
+	Fonts  fontTable `json:"fonts,omitempty"`
+	Slides []kSlide  `json:"slides"`
+}
+
+// fontTable is the macro fonts table: entry i has key i+1. It encodes as a
+// JSON object in key order ({"1": ..., "2": ..., "10": ...}).
+type fontTable []string
+
+func (f fontTable) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	b.WriteByte('{')
+	for i, v := range f {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"%d":`, i+1)
+		if err := enc.Encode(v); err != nil {
+			return nil, err
+		}
+		b.Truncate(b.Len() - 1) // Encode's newline
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // skeleton builds a macroDoc, numbering typography as it goes.
@@ -449,14 +472,14 @@ func (k *skeleton) font(f string) int {
 	if n, ok := k.fonts[f]; ok {
 		return n
 	}
-	n := len(k.fonts) + 1
+	k.doc.Fonts = append(k.doc.Fonts, f)
+	n := len(k.doc.Fonts)
 	k.fonts[f] = n
-	k.doc.Fonts[strconv.Itoa(n)] = f
 	return n
 }
 
 func macroContext(d *scenegraph.Deck, targets []int) macroDoc {
-	doc := macroDoc{Deck: deckHead(d), Slides: []kSlide{}, Fonts: map[string]string{}}
+	doc := macroDoc{Deck: deckHead(d), Slides: []kSlide{}}
 	var one []int
 	for _, t := range targets {
 		one = append(one, t+1)
