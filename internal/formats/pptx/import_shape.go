@@ -615,8 +615,12 @@ func (im *importer) blip(bf *xnode, part string) (sg.Paint, bool) {
 	}
 	for _, k := range b.elems() {
 		if k.local == "alphaModFix" {
-			o := clamp01(pct(k.av("amt")))
-			p.Opacity = &o
+			// amt defaults to 100000, fully opaque (ECMA-376 §20.1.8.4):
+			// Google Slides writes a bare <a:alphaModFix/>.
+			if v, ok := k.attr("amt"); ok {
+				o := clamp01(pct(v))
+				p.Opacity = &o
+			}
 		}
 	}
 	return p, true

@@ -3,6 +3,7 @@ package fidelity
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -33,7 +34,8 @@ const FidelityFloor = 0.4
 // PDF of it, and reports the mean SSIM per deck. LibreOffice needs minutes
 // on two cores, so the test runs only with ACE_FIDELITY=1; set
 // ACE_FIDELITY_CACHE=DIR to keep (and reuse) the LibreOffice PNGs in
-// DIR/<deck>/.
+// DIR/<deck>/; there the test also writes its own slides as ours-<n>.png
+// and logs each slide's SSIM, for looking at the two side by side.
 func TestFidelityAgainstLibreOffice(t *testing.T) {
 	if os.Getenv("ACE_FIDELITY") != "1" {
 		t.Skip("set ACE_FIDELITY=1 to compare with LibreOffice (slow)")
@@ -80,6 +82,12 @@ func TestFidelityAgainstLibreOffice(t *testing.T) {
 					t.Fatal(err)
 				}
 				v := SSIM(ours, theirs)
+				if cache != "" {
+					if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("ours-%02d.png", i+1)), s.PNG, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					t.Logf("%s slide %d: SSIM %.3f", name, i+1, v)
+				}
 				sum += v
 				if v < worst {
 					worst, worstSlide = v, i+1
