@@ -1,6 +1,7 @@
 package pptx
 
 import (
+	"strings"
 	"testing"
 
 	sg "github.com/acecanvas/ace/internal/scenegraph"
@@ -26,5 +27,82 @@ func TestAlphaModFixWithoutAmountIsOpaque(t *testing.T) {
 	}
 	if o := s.Fills[0].Opacity; o != nil && *o < 1 {
 		t.Errorf("background picture opacity %g, want opaque", *o)
+	}
+}
+
+// A slide background of a:noFill paints nothing and shows the master's
+// (Iphone16Pro: every slide clears its background; the master's bgRef
+// gives the theme's dark bg2 the light text is coloured for).
+func TestNoFillSlideBackgroundShowsTheMasters(t *testing.T) {
+	d := importShared(t, "Iphone16Pro.pptx")
+	for _, s := range d.Slides {
+		vis := visiblePaints(s.Fills)
+		if len(vis) == 0 {
+			t.Errorf("%s: no visible background", s.ID)
+			continue
+		}
+		if c := vis[0].Color; c == nil || c.R+c.G+c.B > 1 {
+			t.Errorf("%s: background %+v, want the theme's dark bg2", s.ID, vis[0])
+		}
+	}
+}
+
+// Preset shapes with a moved adjust handle import with their outline
+// drawn: the Facet master's triangles have their apex at the left
+// (adj 0) or right (adj 100000) edge, not in the middle.
+func TestAdjustedPresetsGetTheirOutline(t *testing.T) {
+	d := importShared(t, "Iphone16Pro.pptx")
+	found := map[string]string{}
+	s, _ := d.SlideByID("s2")
+	s.Walk(func(n, _ *sg.Node, _ int) bool {
+		if n.Preset == "triangle" && len(n.Paths) == 1 {
+			found[n.Name] = n.Paths[0].Path
+		}
+		return true
+	})
+	if p := found["Isosceles Triangle 28"]; !strings.HasPrefix(p, "M0 0 L") {
+		t.Errorf("adj 0 triangle: path %q, want the apex at (0, 0)", p)
+	}
+	if len(found) < 3 {
+		t.Errorf("adjusted triangles with outlines: %v", found)
+	}
+	// A preset at its default adjust value keeps no path of its own.
+	if got := adjustedPresetPaths(&xnode{kind: kElem, local: "prstGeom", attrs: []xattr{{local: "prst", value: "triangle"}}}, sg.Vector{X: 10, Y: 10}); got != nil {
+		t.Errorf("default triangle got paths %v", got)
+	}
+}
+
+// Bullets in symbol fonts import as the Unicode character their glyph
+// draws; the same character in a text font stays as it is.
+func TestSymbolFontBullets(t *testing.T) {
+	for _, c := range []struct{ font, ch, want string }{
+		{"Wingdings", "§", "▪"},
+		{"Wingdings", "\uF0A7", "▪"},
+		{"Wingdings 3", "\uF075", "▶"},
+		{"Symbol", "\uF0B7", "•"},
+		{"Arial", "§", "§"},
+		{"", "•", "•"},
+		{"Wingdings", "ab", "ab"},
+	} {
+		if got := symbolBullet(c.font, c.ch); got != c.want {
+			t.Errorf("symbolBullet(%q, %q) = %q, want %q", c.font, c.ch, got, c.want)
+		}
+	}
+	d := importShared(t, "Iphone16Pro.pptx")
+	s, _ := d.SlideByID("s2")
+	bullets := 0
+	s.Walk(func(n, _ *sg.Node, _ int) bool {
+		for _, p := range n.Paragraphs {
+			if p.ListType == sg.ListUnordered {
+				bullets++
+				if p.Bullet != "▶" {
+					t.Errorf("%s: bullet %q, want ▶ (Wingdings 3 u)", n.ID, p.Bullet)
+				}
+			}
+		}
+		return true
+	})
+	if bullets == 0 {
+		t.Error("slide 2 has no bulleted paragraphs")
 	}
 }

@@ -550,13 +550,19 @@ func (im *importer) slide(part string, index int) (*slideInfo, error) {
 	si.node = n
 	im.bySlide[part] = si
 	// Background: the slide's own, else the layout's, else the master's.
+	// A background that paints nothing (p:bgPr with a:noFill) shows the
+	// next one down, as LibreOffice draws it: decks written by tools that
+	// "clear" a slide's background this way keep text coloured for the
+	// master's (Iphone16Pro: light green text on the theme's dark bg2).
 	for _, bg := range []struct {
 		el   *xnode
 		part string
 	}{{csld.child(nsP, "bg"), part}, {lay.bg, lay.part}, {lay.m.bg, lay.m.part}} {
 		if bg.el != nil {
 			n.Fills = im.background(bg.el, bg.part, si.cc)
-			break
+			if len(visiblePaints(n.Fills)) > 0 {
+				break
+			}
 		}
 	}
 	n.Slide.Transition = transition(root)

@@ -237,6 +237,8 @@ func (c *shapeCtx) sp(e *xnode, m emuMap, slideID string) *sg.Node {
 	}
 	if cust != nil {
 		n.Paths = customPaths(cust, n.Size)
+	} else if geom != nil {
+		n.Paths = adjustedPresetPaths(geom, n.Size)
 	}
 	if tb := e.child(nsP, "txBody"); tb != nil && typ != sg.TypeLine {
 		tc := c.textCtx(e, style)

@@ -242,6 +242,7 @@ func (t *textCtx) paraProps(level int, pPr *xnode, fontPx float64) sg.Paragraph 
 	if pPr != nil {
 		chain = append(chain, pPr)
 	}
+	buFont := "" // the bullet's typeface; "" follows the text (a:buFontTx)
 	for _, e := range chain {
 		if v, ok := e.attr("algn"); ok {
 			switch v {
@@ -291,6 +292,10 @@ func (t *textCtx) paraProps(level int, pPr *xnode, fontPx float64) sg.Paragraph 
 		}
 		for _, k := range e.elems() {
 			switch k.local {
+			case "buFont":
+				buFont = k.av("typeface")
+			case "buFontTx":
+				buFont = ""
 			case "buNone":
 				p.ListType, p.Bullet = sg.ListNone, ""
 			case "buChar":
@@ -301,6 +306,9 @@ func (t *textCtx) paraProps(level int, pPr *xnode, fontPx float64) sg.Paragraph 
 				p.ListType, p.Bullet = sg.ListUnordered, "•"
 			}
 		}
+	}
+	if p.ListType == sg.ListUnordered {
+		p.Bullet = symbolBullet(buFont, p.Bullet)
 	}
 	return p
 }
