@@ -371,7 +371,9 @@ func (b *builder) paragraph(n *scenegraph.Node, runes []rune, start, end int, p 
 	st.add("font-family", b.fontStack(first))
 	st.add("font-size", fpx(size))
 	b.w(`<p style="` + attr(st.String()) + `">`)
-	if list {
+	// PowerPoint draws no bullet or number on an empty paragraph, and
+	// numbering goes on after it.
+	if list && start < end {
 		for k := level + 1; k < len(counters); k++ {
 			counters[k] = 0
 		}
@@ -392,7 +394,7 @@ func (b *builder) paragraph(n *scenegraph.Node, runes []rune, start, end int, p 
 		b.w(`<span class="bu" style="` + attr(ms.String()+";"+b.runCSS(first, scale)) + `">`)
 		b.text(marker)
 		b.w(`</span>`)
-	} else {
+	} else if !list {
 		for k := range counters {
 			counters[k] = 0
 		}

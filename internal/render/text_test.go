@@ -177,3 +177,20 @@ func TestAutoFitShrinksTextToFit(t *testing.T) {
 		t.Errorf("plain box: %+v", p)
 	}
 }
+
+// An empty list paragraph shows no bullet or number (as PowerPoint draws
+// it) and numbering goes on after it.
+func TestEmptyListParagraphHasNoMarker(t *testing.T) {
+	n := text("t", 100, 100, 800, 300, "one\n\ntwo\n", 24, "#000000")
+	n.Paragraphs = []scenegraph.Paragraph{{ListType: scenegraph.ListOrdered}, {ListType: scenegraph.ListOrdered}, {ListType: scenegraph.ListOrdered}, {ListType: scenegraph.ListUnordered, Bullet: "•"}}
+	h, err := HTML(deck(n), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := strings.Count(h, `class="bu"`); c != 2 {
+		t.Errorf("%d markers, want 2 (one per non-empty paragraph)", c)
+	}
+	if !strings.Contains(h, ">1.<") || !strings.Contains(h, ">2.<") || strings.Contains(h, ">3.<") || strings.Contains(h, ">•<") {
+		t.Errorf("numbering should be 1., 2. with no marker on the empty paragraphs: %s", h)
+	}
+}

@@ -106,3 +106,25 @@ func TestSymbolFontBullets(t *testing.T) {
 		t.Error("slide 2 has no bulleted paragraphs")
 	}
 }
+
+// A placeholder with an empty p:spPr takes its layout placeholder's fill
+// (matched by idx): build_effective_agents' title slide keeps the blue
+// band its white title text sits on.
+func TestPlaceholderInheritsLayoutFill(t *testing.T) {
+	d := importShared(t, "build_effective_agents.pptx")
+	s, _ := d.SlideByID("s1")
+	var band *sg.Node
+	s.Walk(func(n, _ *sg.Node, _ int) bool {
+		if n.ID == "s1/2" {
+			band = n
+		}
+		return true
+	})
+	if band == nil || band.Placeholder == nil {
+		t.Fatalf("placeholder s1/2 not found: %+v", band)
+	}
+	vis := visiblePaints(band.Fills)
+	if len(vis) != 1 || vis[0].Color == nil || vis[0].Color.Hex() != "#375AA4" {
+		t.Errorf("placeholder fill %+v, want the layout's #375AA4", band.Fills)
+	}
+}

@@ -182,6 +182,36 @@ func (c *shapeCtx) inheritedXfrm(e *xnode) *xnode {
 	return nil
 }
 
+// inheritedShape is a layout or master placeholder a slide shape inherits
+// from, with the part that holds it (for its relationships).
+type inheritedShape struct {
+	el   *xnode
+	part string
+}
+
+// inheritedPlaceholders returns the layout placeholder a slide placeholder
+// matches and the master placeholder that one matches, nearest first
+// (ECMA-376 §19.3.1.36: properties a placeholder omits come from its
+// layout, then its master, matched by idx and type). Empty for a shape
+// that is not a placeholder or for a layout or master shape itself.
+func (c *shapeCtx) inheritedPlaceholders(e *xnode) []inheritedShape {
+	ph := phOf(e)
+	if ph == nil || c.si.lay == nil || c.part != c.si.part {
+		return nil
+	}
+	var out []inheritedShape
+	m := c.si.lay.m
+	if l := matchPlaceholder(c.si.lay.phs, ph, false); l != nil {
+		out = append(out, inheritedShape{l, c.si.lay.part})
+		if mp := matchPlaceholder(m.phs, phOf(l), true); mp != nil {
+			out = append(out, inheritedShape{mp, m.part})
+		}
+	} else if mp := matchPlaceholder(m.phs, ph, true); mp != nil {
+		out = append(out, inheritedShape{mp, m.part})
+	}
+	return out
+}
+
 func (c *shapeCtx) placeholder(e *xnode) *sg.Placeholder {
 	ph := phOf(e)
 	if ph == nil {
@@ -220,11 +250,26 @@ func (c *shapeCtx) sp(e *xnode, m emuMap, slideID string) *sg.Node {
 	// Style references (p:style) give defaults for fill, line and text colour.
 	style := e.child(nsP, "style")
 	fills, explicit := c.im.fill(spPr, c.part, c.cc)
+	ln := spPr.child(nsA, "ln")
+	// A placeholder without its own fill or outline shows its layout's,
+	// else its master's (the title band of a layout is often there).
+	for _, inh := range c.inheritedPlaceholders(e) {
+		ipr := inh.el.child(nsP, "spPr")
+		if !explicit {
+			fills, explicit = c.im.fill(ipr, inh.part, c.cc)
+		}
+		if ln == nil {
+			ln = ipr.child(nsA, "ln")
+		}
+		if style == nil {
+			style = inh.el.child(nsP, "style")
+		}
+	}
 	if !explicit {
 		fills = c.styleFill(style)
 	}
 	n.Fills = fills
-	c.line(n, spPr.child(nsA, "ln"), style)
+	c.line(n, ln, style)
 	c.effects(n, spPr.child(nsA, "effectLst"))
 	if preset == "roundRect" {
 		adj := 16667.0
