@@ -97,12 +97,17 @@ func TestRouteCommandReportsDecisionAndTokens(t *testing.T) {
 	if tok["FULL"].Tokens < 1000 || tok["MICRO_SPATIAL"].Tokens >= tok["FULL"].Tokens || tok["MICRO_SPATIAL"].Reduction < 80 {
 		t.Fatalf("token rows %+v", rep.Modes)
 	}
+	// The deck as stored is larger than the FULL context, so every mode
+	// saves more against it.
+	if rep.StoredTokens <= tok["FULL"].Tokens || tok["MACRO_PROGRAMMATIC"].ReductionStored <= tok["MACRO_PROGRAMMATIC"].Reduction {
+		t.Fatalf("stored %d tokens, rows %+v", rep.StoredTokens, rep.Modes)
+	}
 	out.Reset()
 	f.jsonOut = false
 	if err := runRoute(context.Background(), &out, p, f); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "MICRO_SPATIAL") || !strings.Contains(out.String(), "<- routed") {
+	if !strings.Contains(out.String(), "MICRO_SPATIAL") || !strings.Contains(out.String(), "<- routed") || !strings.Contains(out.String(), "vs stored") {
 		t.Fatalf("text:\n%s", out.String())
 	}
 	var ee *exitError
