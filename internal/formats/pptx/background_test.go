@@ -128,3 +128,27 @@ func TestPlaceholderInheritsLayoutFill(t *testing.T) {
 		t.Errorf("placeholder fill %+v, want the layout's #375AA4", band.Fills)
 	}
 }
+
+// A slide number field on a layout shows the number of the slide it is
+// drawn on, not the "‹#›" placeholder text the layout caches.
+func TestLayoutSlideNumberFieldShowsTheSlideNumber(t *testing.T) {
+	d := importShared(t, "build_effective_agents.pptx")
+	s, _ := d.SlideByID("s6")
+	var nums []string
+	s.Walk(func(n, _ *sg.Node, _ int) bool {
+		if strings.Contains(n.ID, "/layout/") && n.Characters != "" {
+			nums = append(nums, n.Characters)
+		}
+		if strings.Contains(n.Characters, "‹#›") {
+			t.Errorf("%s shows %q", n.ID, n.Characters)
+		}
+		return true
+	})
+	found := false
+	for _, c := range nums {
+		found = found || c == "6"
+	}
+	if !found {
+		t.Errorf("layout texts on slide 6: %q, want one reading 6", nums)
+	}
+}

@@ -576,17 +576,18 @@ func (im *importer) slide(part string, index int) (*slideInfo, error) {
 	if im.inherited && root.av("showMasterSp") != "0" {
 		var deco []*sg.Node
 		if lay.doc.root().av("showMasterSp") != "0" {
-			deco = append(deco, im.decorations(si, lay.m.part, lay.m.doc, "master")...)
+			deco = append(deco, im.decorations(si, index, lay.m.part, lay.m.doc, "master")...)
 		}
-		deco = append(deco, im.decorations(si, lay.part, lay.doc, "layout")...)
+		deco = append(deco, im.decorations(si, index, lay.part, lay.doc, "layout")...)
 		n.Children = append(deco, n.Children...)
 	}
 	return si, nil
 }
 
 // decorations imports the non-placeholder shapes of a layout or master as
-// locked nodes of a slide (see Options.Inherited).
-func (im *importer) decorations(si *slideInfo, part string, doc *xnode, kind string) []*sg.Node {
+// locked nodes of the slide at index (see Options.Inherited). Their slide
+// number fields show that slide's number, as PowerPoint draws them.
+func (im *importer) decorations(si *slideInfo, index int, part string, doc *xnode, kind string) []*sg.Node {
 	tree := doc.root().path(nsP, "cSld", "spTree")
 	shown := &xnode{kind: kElem}
 	for _, k := range tree.kids {
@@ -603,7 +604,11 @@ func (im *importer) decorations(si *slideInfo, part string, doc *xnode, kind str
 		return nil
 	}
 	owner := &slideInfo{part: part, rels: rels, lay: si.lay, cc: si.cc}
-	ctx := &shapeCtx{im: im, si: owner, part: part, cc: si.cc, ids: map[string]int{}}
+	first := 1
+	if v, ok := im.pres.attr("firstSlideNum"); ok {
+		first = int(inum(v))
+	}
+	ctx := &shapeCtx{im: im, si: owner, part: part, cc: si.cc, ids: map[string]int{}, slideNum: first + index}
 	nodes := ctx.tree(shown, slideMap, si.node.ID+"/"+kind)
 	for _, n := range nodes {
 		n.Walk(func(c, _ *sg.Node, _ int) bool { c.Locked = true; return true })

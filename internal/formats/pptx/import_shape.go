@@ -19,6 +19,10 @@ type shapeCtx struct {
 	cc    *colorCtx
 	ids   map[string]int // cNvPr id -> times seen
 	maxID int
+	// slideNum, when > 0, replaces the text of slide number fields
+	// (a:fld type="slidenum"): set for layout and master decorations,
+	// whose cached text is the "‹#›" placeholder.
+	slideNum int
 }
 
 // tree imports the shape elements of a p:spTree or p:grpSp in z-order

@@ -29,12 +29,15 @@ type textCtx struct {
 	bodyPrs []*xnode // inherited a:bodyPr, lowest priority first
 	linker  func(*xnode) *sg.Link
 	tblTx   []*xnode // a:tcTxStyle of the table style parts, lowest first
+	// slideNum, when > 0, is the text of slide number fields (see
+	// shapeCtx.slideNum).
+	slideNum int
 }
 
 // textCtx builds the chain for a p:sp.
 func (c *shapeCtx) textCtx(e, style *xnode) *textCtx {
 	m := c.si.lay.m
-	t := &textCtx{im: c.im, cc: c.cc, th: m.th, fontRef: style.child(nsA, "fontRef"), linker: c.link}
+	t := &textCtx{im: c.im, cc: c.cc, th: m.th, fontRef: style.child(nsA, "fontRef"), linker: c.link, slideNum: c.slideNum}
 	t.lists = append(t.lists, c.im.defText)
 	ph := phOf(e)
 	if ph == nil {
@@ -416,6 +419,9 @@ func (t *textCtx) read(txBody *xnode, tc *sg.TextContent) {
 			case "r", "fld":
 				st = t.runStyle(level, r.child(nsA, "rPr"), pPrs...)
 				text = r.child(nsA, "t").allText()
+				if r.local == "fld" && r.av("type") == "slidenum" && t.slideNum > 0 {
+					text = strconv.Itoa(t.slideNum)
+				}
 				text = strings.Map(func(c rune) rune {
 					if c == '\n' || c == '\r' || c == '\v' {
 						return lineSep
