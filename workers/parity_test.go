@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/api/temporalproto"
 	"go.temporal.io/sdk/client"
 
+	"github.com/acecanvas/ace/internal/cache"
 	"github.com/acecanvas/ace/internal/deckgen"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/llm/llmtest"
@@ -51,13 +52,16 @@ func repoRootTB(t testing.TB) string {
 }
 
 // runWorkflow runs one EditWorkflow on the shared stack with the model
-// client c and returns its result and workflow id.
+// client c and returns its result and workflow id. The run gets a fresh
+// route cache as it gets a fresh scripted model: a decision cached by an
+// earlier test on the same generated deck would skip the script's router
+// step and change the usage the test compares.
 func runWorkflow(t testing.TB, c *llm.Client, origin, instruction string) (*acev1.EditResult, string) {
 	t.Helper()
 	conn := shared.conn
-	prev := shared.acts.Steps.LLM
-	shared.acts.Steps.LLM = c
-	defer func() { shared.acts.Steps.LLM = prev }()
+	prev, prevCache := shared.acts.Steps.LLM, shared.acts.Steps.Cache
+	shared.acts.Steps.LLM, shared.acts.Steps.Cache = c, cache.NewLRU(cache.DefaultEntries, cache.DefaultMaxBytes)
+	defer func() { shared.acts.Steps.LLM, shared.acts.Steps.Cache = prev, prevCache }()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	id := fmt.Sprintf("parity-%d", time.Now().UnixNano())

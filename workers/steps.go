@@ -14,8 +14,11 @@ import (
 
 // NewActivities builds the step functions a worker serving queues needs:
 // llm workers get the model client (with the Redis-backed limiter when
-// ACE_REDIS_URL is set, in-process otherwise); render workers the Chromium
-// pool. The returned close function releases them.
+// ACE_REDIS_URL is set, in-process otherwise) and the cache of routing
+// decisions and routed contexts (Route and Act run there: cache.New, Redis
+// shared by all workers when ACE_REDIS_URL is set, an in-process LRU
+// otherwise; a Redis outage is a miss); render workers the Chromium pool.
+// The returned close function releases them.
 func NewActivities(ctx context.Context, c *Conn, queues []string, renderPool int) (*activities.Activities, func(), error) {
 	steps := &runner.Steps{Store: c.Store}
 	closers := []func(){}
@@ -35,6 +38,8 @@ func NewActivities(ctx context.Context, c *Conn, queues []string, renderPool int
 		if steps.LLM, err = llm.New(cfg); err != nil {
 			return nil, nil, fmt.Errorf("model client: %w", err)
 		}
+		steps.Cache = cache.New(ctx, c.RedisURL)
+		closers = append(closers, func() { steps.Cache.Close() })
 	}
 	if slices.Contains(queues, "render") {
 		if renderPool <= 0 {

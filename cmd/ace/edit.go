@@ -160,7 +160,12 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 			return err
 		}
 	}
-	steps := &runner.Steps{Store: st, LLM: client}
+	// Routing decisions and routed contexts: shared through Redis when
+	// ACE_REDIS_URL is set (a rerun of the same edit skips the router),
+	// in-process otherwise.
+	rc := cache.New(ctx, os.Getenv("ACE_REDIS_URL"))
+	defer rc.Close()
+	steps := &runner.Steps{Store: st, LLM: client, Cache: rc}
 	if !f.noRender {
 		pool, err := render.NewPool(ctx, render.Options{})
 		if err != nil {

@@ -88,11 +88,11 @@ func Run(ctx context.Context, s *Steps, req Request) (*Record, error) {
 		var err error
 		rt, err = s.Route(ctx, RouteInput{DeckRef: req.DeckRef, Instruction: agentInstr})
 		if err != nil {
-			rec.Route = RouteRecord{Decision: rt.Decision, LLM: rt.LLM, DurationMS: ms(time.Since(t0))}
+			rec.Route = RouteRecord{Decision: rt.Decision, LLM: rt.LLM, DurationMS: ms(time.Since(t0)), Cached: rt.Cached}
 			return fail(fmt.Errorf("route: %w", err))
 		}
 	}
-	rec.Route = RouteRecord{Decision: rt.Decision, LLM: rt.LLM, DurationMS: ms(time.Since(t0))}
+	rec.Route = RouteRecord{Decision: rt.Decision, LLM: rt.LLM, DurationMS: ms(time.Since(t0)), Cached: rt.Cached}
 
 	var hist []policy.Iteration
 	base, feedback := req.DeckRef, ""

@@ -45,7 +45,8 @@ func (s *Steps) actRecipe(ctx context.Context, d *scenegraph.Deck, in ActInput) 
 		cur = d
 	}
 	if len(plan.Instructions) > 0 {
-		text, err := route.Context(cur, in.Route)
+		// cur is the compiled deck, not yet stored: ContextCached hashes it.
+		text, hit, err := route.ContextCached(ctx, s.Cache, "", cur, in.Route)
 		if err != nil {
 			return out, fmt.Errorf("routed context (%s): %w", in.Route.Mode, err)
 		}
@@ -59,7 +60,7 @@ func (s *Steps) actRecipe(ctx context.Context, d *scenegraph.Deck, in ActInput) 
 		if res != nil {
 			out.Calls = res.Calls
 			out.Turns, out.Errors, out.LLM, out.Stopped, out.Summary = res.Turns, res.Errors, res.LLM, res.Stopped, res.Summary
-			out.Context = len(text)
+			out.Context, out.ContextCached = len(text), hit
 			cur = res.Deck
 		}
 		if err != nil {

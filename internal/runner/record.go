@@ -47,6 +47,8 @@ type RouteRecord struct {
 	Decision   route.Decision `json:"decision"`
 	LLM        []llm.Call     `json:"llm,omitempty"`
 	DurationMS int64          `json:"durationMs"`
+	// Cached says the decision came from Steps.Cache (no router call).
+	Cached bool `json:"cached,omitempty"`
 }
 
 // IterationRecord is one act-apply-render-diff-judge turn.

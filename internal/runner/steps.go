@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/acecanvas/ace/internal/agent"
+	"github.com/acecanvas/ace/internal/cache"
 	"github.com/acecanvas/ace/internal/diff"
 	"github.com/acecanvas/ace/internal/judge"
 	"github.com/acecanvas/ace/internal/llm"
@@ -42,6 +43,13 @@ type Steps struct {
 	Toolbox agent.Toolbox
 	// MaxTokens per agent completion (0 = agent.DefaultMaxTokens).
 	MaxTokens int
+	// Cache holds routing decisions and routed contexts (route.RouteCached,
+	// route.ContextCached), keyed by the snapshot ref (its content hash),
+	// the instruction and route.SerializerVersion: Redis shared by every
+	// worker when ACE_REDIS_URL is set, else in-process (cache.New). nil
+	// means no caching. A cache failure is a miss (package cache), never an
+	// error of the step.
+	Cache cache.Cache
 
 	once sync.Once
 	box  agent.Toolbox
@@ -84,25 +92,31 @@ type RouteInput struct {
 	Instruction string `json:"instruction"`
 }
 
-// RouteOutput is the routing decision and the router model's calls.
+// RouteOutput is the routing decision and the router model's calls (none
+// when Cached: the decision came from Steps.Cache).
 type RouteOutput struct {
 	Decision route.Decision `json:"decision"`
 	LLM      []llm.Call     `json:"llm,omitempty"`
+	Cached   bool           `json:"cached,omitempty"`
 }
 
 // Route runs the CARE router: the model router when a router model is
 // configured (it falls back to the heuristic per field), else the heuristic.
+// With Steps.Cache set, a decision for the same snapshot and instruction
+// comes from the cache (route.RouteCached: separate keys for model and
+// heuristic routing; a model failure's heuristic fallback is not cached).
 func (s *Steps) Route(ctx context.Context, in RouteInput) (RouteOutput, error) {
 	d, err := s.deck(ctx, in.DeckRef)
 	if err != nil {
 		return RouteOutput{}, err
 	}
 	if !s.LLM.HasModel(llm.RoleRouter) {
-		return RouteOutput{Decision: route.Heuristic(in.Instruction, d)}, nil
+		dec, hit := route.RouteCached(ctx, s.Cache, in.DeckRef, in.Instruction, d, nil)
+		return RouteOutput{Decision: dec, Cached: hit}, nil
 	}
 	cl := &llm.Classifier{Client: s.LLM}
-	dec := route.Route(ctx, in.Instruction, d, cl)
-	return RouteOutput{Decision: dec, LLM: cl.Calls()}, nil
+	dec, hit := route.RouteCached(ctx, s.Cache, in.DeckRef, in.Instruction, d, cl)
+	return RouteOutput{Decision: dec, LLM: cl.Calls(), Cached: hit}, nil
 }
 
 // ActInput is one act step on snapshot DeckRef.
@@ -133,7 +147,9 @@ type ActOutput struct {
 	Stopped string            `json:"stopped"`
 	Summary string            `json:"summary,omitempty"`
 	Context int               `json:"contextBytes"` // size of the routed context sent
-	Mode    string            `json:"mode"`
+	// ContextCached says the routed context came from Steps.Cache.
+	ContextCached bool   `json:"contextCached,omitempty"`
+	Mode          string `json:"mode"`
 	// Recipe only: the asset directory Apply must use, the compiler's
 	// warnings and the instruction steps handed to the agent.
 	AssetDir     string   `json:"assetDir,omitempty"`
@@ -141,8 +157,9 @@ type ActOutput struct {
 	Instructions []string `json:"instructions,omitempty"`
 }
 
-// Act serialises the routed context of the current snapshot and runs the
-// design agent. The error wraps llm.ErrNoModel when no agent model is
+// Act serialises the routed context of the current snapshot (from
+// Steps.Cache when it holds it for this snapshot, mode and targets) and runs
+// the design agent. The error wraps llm.ErrNoModel when no agent model is
 // configured and llm.ErrContextLength when the prompt does not fit.
 func (s *Steps) Act(ctx context.Context, in ActInput) (ActOutput, error) {
 	d, err := s.deck(ctx, in.DeckRef)
@@ -152,14 +169,14 @@ func (s *Steps) Act(ctx context.Context, in ActInput) (ActOutput, error) {
 	if in.RecipeRef != "" {
 		return s.actRecipe(ctx, d, in)
 	}
-	text, err := route.Context(d, in.Route)
+	text, hit, err := route.ContextCached(ctx, s.Cache, in.DeckRef, d, in.Route)
 	if err != nil {
 		return ActOutput{}, fmt.Errorf("routed context (%s): %w", in.Route.Mode, err)
 	}
 	ag := &agent.Agent{LLM: s.LLM, Tools: s.toolbox(), MaxTokens: s.MaxTokens}
 	res, err := ag.Act(ctx, agent.Input{Deck: d, Mode: string(in.Route.Mode), Context: text,
 		Instruction: in.Instruction, Feedback: in.Feedback, MaxTurns: in.MaxTurns})
-	out := ActOutput{DeckRef: in.DeckRef, Context: len(text), Mode: string(in.Route.Mode)}
+	out := ActOutput{DeckRef: in.DeckRef, Context: len(text), ContextCached: hit, Mode: string(in.Route.Mode)}
 	if res != nil {
 		out.Calls, out.Turns, out.Errors, out.LLM, out.Stopped, out.Summary = res.Calls, res.Turns, res.Errors, res.LLM, res.Stopped, res.Summary
 	}
