@@ -1,6 +1,7 @@
 // Package llmtest is a scripted OpenAI-compatible chat-completions server
 // for tests. A script says what to answer to each request (text, tool
-// calls, malformed tool-call arguments, 429 with Retry-After, 5xx, slow
+// calls, malformed tool-call arguments, 429 with Retry-After, 5xx for a
+// number of requests or for a wall-clock duration, slow
 // answers, usage numbers); the server records every request so a test can
 // assert exactly what the model was sent. It runs over real HTTP
 // (net/http/httptest) so the production client, go-openai included, is
@@ -34,6 +35,13 @@ type Step struct {
 	// Forever answers every matching request with this step and is never
 	// used up (benchmarks, load tests).
 	Forever bool `json:"forever,omitempty" yaml:"forever,omitempty"`
+	// For answers every matching request with this step for a wall-clock
+	// duration (a Go duration: "30s") counted from the first request it
+	// answers; the first matching request after that goes to the next step.
+	// This is how a script makes an outage that lasts a time rather than a
+	// number of requests ("status: 500" with "for: 30s"). Not with Times or
+	// Forever.
+	For string `json:"for,omitempty" yaml:"for,omitempty"`
 	// Note is free text for the script's reader.
 	Note string `json:"note,omitempty" yaml:"note,omitempty"`
 
@@ -113,6 +121,15 @@ func (s *Script) validate() error {
 		if st.Delay != "" {
 			if _, err := time.ParseDuration(st.Delay); err != nil {
 				return fmt.Errorf("llmtest: script %s: step %d: delay %q: %w", s.Name, i, st.Delay, err)
+			}
+		}
+		if st.For != "" {
+			d, err := time.ParseDuration(st.For)
+			if err != nil || d <= 0 {
+				return fmt.Errorf("llmtest: script %s: step %d: for %q: want a positive Go duration such as 30s", s.Name, i, st.For)
+			}
+			if st.Times > 1 || st.Forever {
+				return fmt.Errorf("llmtest: script %s: step %d: for %q cannot be combined with times or forever", s.Name, i, st.For)
 			}
 		}
 		for j, tc := range st.ToolCalls {

@@ -18,8 +18,9 @@ import (
 
 // Recorded is one request the server received.
 type Recorded struct {
-	N      int    // 0-based arrival order
-	Path   string // URL path
+	N      int       // 0-based arrival order
+	At     time.Time // arrival time (wall clock)
+	Path   string    // URL path
 	Header http.Header
 	Body   []byte                       // raw request body
 	Chat   openai.ChatCompletionRequest // decoded body
@@ -35,6 +36,7 @@ type Server struct {
 
 	mu     sync.Mutex
 	served []bool
+	since  []time.Time // first answer of a step with For
 	reqs   []Recorded
 	errs   []string
 }
@@ -44,6 +46,7 @@ func NewServer(t testing.TB, script *Script) *Server {
 	t.Helper()
 	s := &Server{script: script, steps: script.expand()}
 	s.served = make([]bool, len(s.steps))
+	s.since = make([]time.Time, len(s.steps))
 	s.srv = httptest.NewServer(http.HandlerFunc(s.handle))
 	t.Cleanup(s.srv.Close)
 	return s
@@ -90,13 +93,14 @@ func (s *Server) RequestsFor(model string) []Recorded {
 	return out
 }
 
-// Unserved is the number of steps no request consumed.
+// Unserved is the number of steps no request consumed (a step with For
+// counts as consumed once it answered a request).
 func (s *Server) Unserved() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	n := 0
 	for i, ok := range s.served {
-		if !ok && !s.steps[i].Forever {
+		if !ok && !s.steps[i].Forever && s.since[i].IsZero() {
 			n++
 		}
 	}
@@ -116,15 +120,28 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	decodeErr := json.Unmarshal(body, &chat)
 
 	s.mu.Lock()
-	rec := Recorded{N: len(s.reqs), Path: r.URL.Path, Header: r.Header.Clone(), Body: body, Chat: chat, Step: -1}
+	now := time.Now()
+	rec := Recorded{N: len(s.reqs), At: now, Path: r.URL.Path, Header: r.Header.Clone(), Body: body, Chat: chat, Step: -1}
 	idx := -1
 	if decodeErr == nil && strings.HasSuffix(r.URL.Path, "/chat/completions") {
 		for i, st := range s.steps {
-			if !s.served[i] && (st.Model == "" || st.Model == chat.Model) {
+			if s.served[i] || (st.Model != "" && st.Model != chat.Model) {
+				continue
+			}
+			if st.For != "" {
+				d, _ := time.ParseDuration(st.For)
+				if s.since[i].IsZero() {
+					s.since[i] = now
+				} else if now.Sub(s.since[i]) >= d {
+					s.served[i] = true // the window is over: the next step answers
+					continue
+				}
 				idx = i
-				s.served[i] = !st.Forever
 				break
 			}
+			idx = i
+			s.served[i] = !st.Forever
+			break
 		}
 	}
 	rec.Step = idx
