@@ -79,8 +79,8 @@ func (v *validator) deck() {
 	if d.ID == "" {
 		v.add("id", "deck id is empty; set a stable id")
 	}
-	v.num("width", d.Width, true)
-	v.num("height", d.Height, true)
+	v.num("width", "", d.Width, true)
+	v.num("height", "", d.Height, true)
 	if d.Width == 0 || d.Height == 0 {
 		v.add("width", "slide size %gx%g px: both must be positive (16:9 PPTX is 1280x720)", d.Width, d.Height)
 	}
@@ -88,10 +88,10 @@ func (v *validator) deck() {
 		v.add("slides", "%d slides, over the limit of %d", len(d.Slides), v.lim.MaxSlides)
 	}
 	for k, c := range d.Tokens.Colors {
-		v.color("tokens.colors."+k, c)
+		v.color("tokens.colors."+k, "", c)
 	}
 	for k, s := range d.Tokens.TextStyles {
-		v.style("tokens.textStyles."+k, &s)
+		v.style("tokens.textStyles."+k, "", &s)
 	}
 	for k, a := range d.Assets {
 		p := "assets." + k
@@ -186,23 +186,23 @@ func (v *validator) node(p string, n, parent *Node, depth int) {
 	}
 
 	v.geometry(p, n)
-	v.paints(p+".fills", n.Fills)
-	v.paints(p+".strokes", n.Strokes)
-	v.nonNeg(p+".strokeWeight", n.StrokeWeight)
-	v.nonNeg(p+".cornerRadius", n.CornerRadius)
+	v.paints(p, ".fills", n.Fills)
+	v.paints(p, ".strokes", n.Strokes)
+	v.nonNeg(p, ".strokeWeight", n.StrokeWeight)
+	v.nonNeg(p, ".cornerRadius", n.CornerRadius)
 	if n.Opacity != nil && (!finite(*n.Opacity) || *n.Opacity < 0 || *n.Opacity > 1) {
 		v.add(p+".opacity", "opacity %v outside 0..1", *n.Opacity)
 	}
 	for i, e := range n.Effects {
-		ep := fmt.Sprintf("%s.effects[%d]", p, i)
-		v.nonNeg(ep+".radius", e.Radius)
-		v.num(ep+".spread", e.Spread, false)
+		ep := p + ".effects[" + strconv.Itoa(i) + "]"
+		v.nonNeg(ep, ".radius", e.Radius)
+		v.num(ep, ".spread", e.Spread, false)
 		if e.Color != nil {
-			v.color(ep+".color", *e.Color)
+			v.color(ep, ".color", *e.Color)
 		}
 		if e.Offset != nil {
-			v.num(ep+".offset.x", e.Offset.X, false)
-			v.num(ep+".offset.y", e.Offset.Y, false)
+			v.num(ep, ".offset.x", e.Offset.X, false)
+			v.num(ep, ".offset.y", e.Offset.Y, false)
 		}
 	}
 	v.autoLayout(p, n, parent)
@@ -214,7 +214,7 @@ func (v *validator) node(p string, n, parent *Node, depth int) {
 	}
 	v.stack = append(v.stack, n.ID)
 	for i, c := range n.Children {
-		cp := fmt.Sprintf("%s.children[%d]", p, i)
+		cp := p + ".children[" + strconv.Itoa(i) + "]"
 		if c != nil && n.Type == TypeTable && c.Type != TypeTableCell {
 			v.add(cp+".type", "a TABLE holds only TABLE_CELL children, found %s", c.Type)
 		}
@@ -248,13 +248,13 @@ func (v *validator) geometry(p string, n *Node) {
 			}
 		}
 	}
-	v.num(p+".size.x", n.Size.X, true)
-	v.num(p+".size.y", n.Size.Y, true)
+	v.num(p, ".size.x", n.Size.X, true)
+	v.num(p, ".size.y", n.Size.Y, true)
 	if b := n.AbsoluteBoundingBox; b != nil {
-		v.num(p+".absoluteBoundingBox.x", b.X, false)
-		v.num(p+".absoluteBoundingBox.y", b.Y, false)
-		v.num(p+".absoluteBoundingBox.width", b.Width, true)
-		v.num(p+".absoluteBoundingBox.height", b.Height, true)
+		v.num(p, ".absoluteBoundingBox.x", b.X, false)
+		v.num(p, ".absoluteBoundingBox.y", b.Y, false)
+		v.num(p, ".absoluteBoundingBox.width", b.Width, true)
+		v.num(p, ".absoluteBoundingBox.height", b.Height, true)
 	}
 }
 
@@ -269,6 +269,8 @@ var (
 	hAligns     = set(AlignLeft, AlignCenter, AlignRight, AlignJustified)
 	vAligns     = set(AlignTop, AlignCenter, AlignBottom)
 	listTypes   = set(ListNone, ListOrdered, ListUnordered)
+	textCases   = set(CaseOriginal, CaseUpper, CaseLower, CaseTitle, CaseSmallCaps)
+	decorations = set(DecorationNone, DecorationUnderline, DecorationStrikethrough)
 )
 
 func set(vals ...string) map[string]bool {
@@ -279,14 +281,14 @@ func set(vals ...string) map[string]bool {
 	return m
 }
 
-func (v *validator) enum(p, val string, allowed map[string]bool) {
+func (v *validator) enum(p, leaf, val string, allowed map[string]bool) {
 	if val != "" && !allowed[val] {
 		keys := make([]string, 0, len(allowed))
 		for k := range allowed {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		v.add(p, "unknown value %q; want one of %s", val, strings.Join(keys, ", "))
+		v.add(p+leaf, "unknown value %q; want one of %s", val, strings.Join(keys, ", "))
 	}
 }
 
@@ -295,20 +297,20 @@ func (v *validator) autoLayout(p string, n, parent *Node) {
 	if a.hasContainerFields() && n.Type.Known() && !n.Type.CanAutoLayout() {
 		v.add(p+".layoutMode", "a %s cannot hold auto-layout fields (layoutMode, padding, itemSpacing, axis alignment); use a FRAME", n.Type)
 	}
-	v.enum(p+".layoutMode", a.LayoutMode, layoutModes)
-	v.enum(p+".layoutWrap", a.LayoutWrap, wraps)
-	v.enum(p+".primaryAxisAlignItems", a.PrimaryAxisAlignItems, primaryAl)
-	v.enum(p+".counterAxisAlignItems", a.CounterAxisAlignItems, counterAl)
-	v.enum(p+".layoutSizingHorizontal", a.LayoutSizingHorizontal, sizings)
-	v.enum(p+".layoutSizingVertical", a.LayoutSizingVertical, sizings)
-	v.enum(p+".layoutPositioning", a.LayoutPositioning, positioning)
-	v.nonNeg(p+".paddingLeft", a.PaddingLeft)
-	v.nonNeg(p+".paddingRight", a.PaddingRight)
-	v.nonNeg(p+".paddingTop", a.PaddingTop)
-	v.nonNeg(p+".paddingBottom", a.PaddingBottom)
-	v.num(p+".itemSpacing", a.ItemSpacing, false) // negative spacing overlaps items, as in Figma
+	v.enum(p, ".layoutMode", a.LayoutMode, layoutModes)
+	v.enum(p, ".layoutWrap", a.LayoutWrap, wraps)
+	v.enum(p, ".primaryAxisAlignItems", a.PrimaryAxisAlignItems, primaryAl)
+	v.enum(p, ".counterAxisAlignItems", a.CounterAxisAlignItems, counterAl)
+	v.enum(p, ".layoutSizingHorizontal", a.LayoutSizingHorizontal, sizings)
+	v.enum(p, ".layoutSizingVertical", a.LayoutSizingVertical, sizings)
+	v.enum(p, ".layoutPositioning", a.LayoutPositioning, positioning)
+	v.nonNeg(p, ".paddingLeft", a.PaddingLeft)
+	v.nonNeg(p, ".paddingRight", a.PaddingRight)
+	v.nonNeg(p, ".paddingTop", a.PaddingTop)
+	v.nonNeg(p, ".paddingBottom", a.PaddingBottom)
+	v.num(p, ".itemSpacing", a.ItemSpacing, false) // negative spacing overlaps items, as in Figma
 	if a.CounterAxisSpacing != nil {
-		v.nonNeg(p+".counterAxisSpacing", *a.CounterAxisSpacing)
+		v.nonNeg(p, ".counterAxisSpacing", *a.CounterAxisSpacing)
 	}
 	if a.LayoutPositioning == PositioningAbsolute && (parent == nil || !parent.HasAutoLayout()) {
 		v.add(p+".layoutPositioning", "ABSOLUTE positioning only applies inside an auto-layout parent")
@@ -331,7 +333,7 @@ func (v *validator) text(p string, n *Node) {
 		v.add(p+".characters", "text of %d characters, over the limit of %d", runes, v.lim.MaxTextRunes)
 	}
 	if t.Style != nil {
-		v.style(p+".style", t.Style)
+		v.style(p, ".style", t.Style)
 	}
 	if k := len(t.CharacterStyleOverrides); k > runes {
 		v.add(p+".characterStyleOverrides", "%d entries for a text of %d characters; overrides must lie inside the text", k, runes)
@@ -355,60 +357,62 @@ func (v *validator) text(p string, n *Node) {
 		if _, err := strconv.Atoi(k); err != nil {
 			v.add(p+".styleOverrideTable."+k, "override keys are decimal integers")
 		}
-		v.style(p+".styleOverrideTable."+k, &s)
+		v.style(p+".styleOverrideTable."+k, "", &s)
 	}
 	lines := strings.Count(t.Characters, "\n") + 1
 	if len(t.Paragraphs) > lines {
 		v.add(p+".paragraphs", "%d paragraph styles for %d lines of text", len(t.Paragraphs), lines)
 	}
 	for i, para := range t.Paragraphs {
-		pp := fmt.Sprintf("%s.paragraphs[%d]", p, i)
-		v.enum(pp+".listType", para.ListType, listTypes)
-		v.enum(pp+".align", para.Align, hAligns)
+		pp := p + ".paragraphs[" + strconv.Itoa(i) + "]"
+		v.enum(pp, ".listType", para.ListType, listTypes)
+		v.enum(pp, ".align", para.Align, hAligns)
 		if para.Level < 0 || para.Level > 8 {
 			v.add(pp+".level", "level %d outside 0..8", para.Level)
 		}
-		for name, x := range map[string]float64{"spaceBefore": para.SpaceBefore, "spaceAfter": para.SpaceAfter, "lineHeight": para.LineHeight, "marginLeft": para.MarginLeft} {
-			v.nonNeg(pp+"."+name, x)
-		}
-		v.num(pp+".indent", para.Indent, false)
+		v.nonNeg(pp, ".spaceBefore", para.SpaceBefore)
+		v.nonNeg(pp, ".spaceAfter", para.SpaceAfter)
+		v.nonNeg(pp, ".lineHeight", para.LineHeight)
+		v.nonNeg(pp, ".marginLeft", para.MarginLeft)
+		v.num(pp, ".indent", para.Indent, false)
 	}
 	if b := t.TextBox; b != nil && b.Insets != nil {
 		in := b.Insets
-		v.nonNeg(p+".textBox.insets.left", in.Left)
-		v.nonNeg(p+".textBox.insets.top", in.Top)
-		v.nonNeg(p+".textBox.insets.right", in.Right)
-		v.nonNeg(p+".textBox.insets.bottom", in.Bottom)
+		v.nonNeg(p, ".textBox.insets.left", in.Left)
+		v.nonNeg(p, ".textBox.insets.top", in.Top)
+		v.nonNeg(p, ".textBox.insets.right", in.Right)
+		v.nonNeg(p, ".textBox.insets.bottom", in.Bottom)
 	}
 }
 
-func (v *validator) style(p string, s *TypeStyle) {
-	v.nonNeg(p+".fontSize", s.FontSize)
+func (v *validator) style(p, leaf string, s *TypeStyle) {
+	p += leaf
+	v.nonNeg(p, ".fontSize", s.FontSize)
 	if s.FontWeight < 0 || s.FontWeight > 1000 {
 		v.add(p+".fontWeight", "font weight %d outside 1..1000", s.FontWeight)
 	}
 	if s.LetterSpacing != nil {
-		v.num(p+".letterSpacing", *s.LetterSpacing, false)
+		v.num(p, ".letterSpacing", *s.LetterSpacing, false)
 	}
-	v.nonNeg(p+".lineHeightPx", s.LineHeightPx)
-	v.nonNeg(p+".lineHeightPercentFontSize", s.LineHeightPercent)
-	v.enum(p+".textAlignHorizontal", s.TextAlignHorizontal, hAligns)
-	v.enum(p+".textAlignVertical", s.TextAlignVertical, vAligns)
-	v.enum(p+".textCase", s.TextCase, set(CaseOriginal, CaseUpper, CaseLower, CaseTitle, CaseSmallCaps))
-	v.enum(p+".textDecoration", s.TextDecoration, set(DecorationNone, DecorationUnderline, DecorationStrikethrough))
-	v.paints(p+".fills", s.Fills)
+	v.nonNeg(p, ".lineHeightPx", s.LineHeightPx)
+	v.nonNeg(p, ".lineHeightPercentFontSize", s.LineHeightPercent)
+	v.enum(p, ".textAlignHorizontal", s.TextAlignHorizontal, hAligns)
+	v.enum(p, ".textAlignVertical", s.TextAlignVertical, vAligns)
+	v.enum(p, ".textCase", s.TextCase, textCases)
+	v.enum(p, ".textDecoration", s.TextDecoration, decorations)
+	v.paints(p, ".fills", s.Fills)
 }
 
-func (v *validator) paints(p string, ps []Paint) {
+func (v *validator) paints(p, leaf string, ps []Paint) {
 	for i := range ps {
-		pp := fmt.Sprintf("%s[%d]", p, i)
 		pt := &ps[i]
-		v.enum(pp+".type", pt.Type, paintTypes)
+		pp := p + leaf + "[" + strconv.Itoa(i) + "]"
+		v.enum(pp, ".type", pt.Type, paintTypes)
 		if pt.Type == "" {
 			v.add(pp+".type", "paint has no type")
 		}
 		if pt.Color != nil {
-			v.color(pp+".color", *pt.Color)
+			v.color(pp, ".color", *pt.Color)
 		}
 		if pt.Type == PaintSolid && pt.Color == nil {
 			v.add(pp+".color", "SOLID paint without a colour")
@@ -417,8 +421,8 @@ func (v *validator) paints(p string, ps []Paint) {
 			v.add(pp+".opacity", "opacity %v outside 0..1", *pt.Opacity)
 		}
 		for j, st := range pt.GradientStops {
-			v.color(fmt.Sprintf("%s.gradientStops[%d].color", pp, j), st.Color)
-			v.num(fmt.Sprintf("%s.gradientStops[%d].position", pp, j), st.Position, true)
+			v.color(fmt.Sprintf("%s.gradientStops[%d].color", pp, j), "", st.Color)
+			v.num(fmt.Sprintf("%s.gradientStops[%d].position", pp, j), "", st.Position, true)
 		}
 		if pt.Type == PaintImage {
 			if pt.ImageRef == "" {
@@ -428,7 +432,11 @@ func (v *validator) paints(p string, ps []Paint) {
 			}
 		}
 		if c := pt.Crop; c != nil {
-			for name, x := range map[string]float64{"left": c.Left, "top": c.Top, "right": c.Right, "bottom": c.Bottom} {
+			for _, side := range [4]struct {
+				name string
+				x    float64
+			}{{"left", c.Left}, {"top", c.Top}, {"right", c.Right}, {"bottom", c.Bottom}} {
+				name, x := side.name, side.x
 				if !finite(x) || x < -1 || x > 1 {
 					v.add(pp+".crop."+name, "crop fraction %v outside -1..1", x)
 				}
@@ -460,10 +468,10 @@ func (v *validator) typed(p string, n *Node) {
 			return
 		}
 		for i, w := range n.Table.Columns {
-			v.num(fmt.Sprintf("%s.table.columns[%d]", p, i), w, true)
+			v.num(fmt.Sprintf("%s.table.columns[%d]", p, i), "", w, true)
 		}
 		for i, h := range n.Table.Rows {
-			v.num(fmt.Sprintf("%s.table.rows[%d]", p, i), h, true)
+			v.num(fmt.Sprintf("%s.table.rows[%d]", p, i), "", h, true)
 		}
 		for i, c := range n.Children {
 			if c == nil || c.Cell == nil {
@@ -490,7 +498,7 @@ func (v *validator) typed(p string, n *Node) {
 				v.add(sp+".values", "series %q has %d values for %d categories", s.Name, len(s.Values), len(n.Chart.Categories))
 			}
 			for j, x := range s.Values {
-				v.num(fmt.Sprintf("%s.values[%d]", sp, j), x, false)
+				v.num(fmt.Sprintf("%s.values[%d]", sp, j), "", x, false)
 			}
 		}
 	case TypeMath:
@@ -507,7 +515,11 @@ func (v *validator) typed(p string, n *Node) {
 		}
 	}
 	if c := n.Connector; c != nil {
-		for side, e := range map[string]Endpoint{"connectorStart": c.Start, "connectorEnd": c.End} {
+		for _, end := range [2]struct {
+			side string
+			e    Endpoint
+		}{{"connectorStart", c.Start}, {"connectorEnd", c.End}} {
+			side, e := end.side, end.e
 			if e.NodeID != "" {
 				v.ends = append(v.ends, endpointRef{path: p + ".connector." + side, id: e.NodeID})
 			}
@@ -515,27 +527,29 @@ func (v *validator) typed(p string, n *Node) {
 	}
 }
 
-func (v *validator) color(p string, c Color) {
+func (v *validator) color(p, leaf string, c Color) {
 	for _, ch := range [4]struct {
 		n string
 		x float64
 	}{{"r", c.R}, {"g", c.G}, {"b", c.B}, {"a", c.A}} {
 		if !finite(ch.x) || ch.x < 0 || ch.x > 1 {
-			v.add(p+"."+ch.n, "colour channel %v outside 0..1", ch.x)
+			v.add(p+leaf+"."+ch.n, "colour channel %v outside 0..1", ch.x)
 		}
 	}
 }
 
-func (v *validator) num(p string, x float64, nonNeg bool) {
+// num checks a number at path p+leaf; the path is only built for a
+// problem (validation runs on every batch, and most decks are valid).
+func (v *validator) num(p, leaf string, x float64, nonNeg bool) {
 	switch {
 	case !finite(x):
-		v.add(p, "not a finite number")
+		v.add(p+leaf, "not a finite number")
 	case nonNeg && x < 0:
-		v.add(p, "negative value %g; sizes and lengths are px >= 0", x)
+		v.add(p+leaf, "negative value %g; sizes and lengths are px >= 0", x)
 	}
 }
 
-func (v *validator) nonNeg(p string, x float64) { v.num(p, x, true) }
+func (v *validator) nonNeg(p, leaf string, x float64) { v.num(p, leaf, x, true) }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
