@@ -118,10 +118,15 @@ func Save(path string, d *sg.Deck, assets sg.AssetSource, overwrite bool) error 
 	if err != nil {
 		return err
 	}
-	if !overwrite {
-		if _, err := os.Stat(path); err == nil {
+	// A new deck is readable by others like any saved document (0644; the
+	// temporary file would otherwise keep CreateTemp's 0600); a replaced
+	// one keeps its mode.
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		if !overwrite {
 			return fmt.Errorf("%s exists: choose another output path (ACE never overwrites a deck in place)", path)
 		}
+		mode = st.Mode().Perm()
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
@@ -131,6 +136,9 @@ func Save(path string, d *sg.Deck, assets sg.AssetSource, overwrite bool) error 
 		return err
 	}
 	_, werr := tmp.Write(b)
+	if werr == nil {
+		werr = tmp.Chmod(mode)
+	}
 	if cerr := tmp.Close(); werr == nil {
 		werr = cerr
 	}

@@ -62,8 +62,17 @@ func TestSaveNeverOverwritesUnlessAsked(t *testing.T) {
 	if err := Save(out, d, blobs, false); err == nil || !strings.Contains(err.Error(), "never overwrites") {
 		t.Fatalf("second save: %v", err)
 	}
+	if st, err := os.Stat(out); err != nil || st.Mode().Perm() != 0o644 {
+		t.Fatalf("a new deck is saved with mode %v (%v), want -rw-r--r--", st.Mode().Perm(), err)
+	}
+	if err := os.Chmod(out, 0o640); err != nil {
+		t.Fatal(err)
+	}
 	if err := Save(out, d, blobs, true); err != nil {
 		t.Fatal(err)
+	}
+	if st, _ := os.Stat(out); st.Mode().Perm() != 0o640 {
+		t.Fatalf("an overwritten deck changed mode to %v, want it kept at -rw-r-----", st.Mode().Perm())
 	}
 }
 
