@@ -185,6 +185,9 @@ func (b *builder) node(n, parent *scenegraph.Node) {
 	for _, c := range n.Children {
 		b.node(c, n)
 	}
+	if n.Type == scenegraph.TypeTableCell && parent != nil && parent.Type == scenegraph.TypeTable {
+		b.cellBorders(n)
+	}
 	b.w("</div>")
 }
 

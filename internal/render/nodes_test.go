@@ -115,6 +115,37 @@ func TestTableGridPlacesCellsAndSpans(t *testing.T) {
 	}
 }
 
+// Cell borders are centred on the grid lines as DrawingML draws them: two
+// cells sharing an edge show one line of the stated weight, and the lines
+// take no room from the cells' layout.
+func TestTableCellBordersAreCentredOnGridLines(t *testing.T) {
+	blue := scenegraph.MustHex("#0000FF")
+	bd := &scenegraph.Border{Color: blue, Weight: 4}
+	cell := func(id string, c int) *scenegraph.Node {
+		return &scenegraph.Node{ID: id, Type: scenegraph.TypeTableCell, Cell: &scenegraph.Cell{Row: 0, Column: c,
+			Borders: &scenegraph.Borders{Left: bd, Top: bd, Right: bd, Bottom: bd}}}
+	}
+	tb := &scenegraph.Node{ID: "tb", Type: scenegraph.TypeTable, Transform: scenegraph.Translate(100, 100),
+		Size: scenegraph.Vector{X: 400, Y: 100}, Table: &scenegraph.Table{Columns: []float64{200, 200}, Rows: []float64{100}},
+		Children: []*scenegraph.Node{cell("a", 0), cell("b", 1)}}
+	sr := renderOne(t, deck(tb), nil, true)
+	assertRect(t, "a", sr.Nodes["a"].Bounds, 100, 100, 200, 100, 0.01)
+	assertRect(t, "b", sr.Nodes["b"].Bounds, 300, 100, 200, 100, 0.01)
+	img := decodePNG(t, sr.PNG)
+	blueRun := 0
+	for x := 290; x < 310; x++ {
+		if isColor(pixel(img, x, 150), 0, 0, 255) {
+			blueRun++
+		}
+	}
+	if blueRun != 4 {
+		t.Errorf("the shared edge at x=300 is %d px of blue, want one 4 px line", blueRun)
+	}
+	if !isColor(pixel(img, 299, 150), 0, 0, 255) || !isColor(pixel(img, 300, 150), 0, 0, 255) || isColor(pixel(img, 303, 150), 0, 0, 255) {
+		t.Error("the shared line should be centred on x=300 (298..302)")
+	}
+}
+
 func TestChartDrawsBarsFromData(t *testing.T) {
 	red := scenegraph.MustHex("#FF0000")
 	ch := &scenegraph.Node{ID: "ch", Type: scenegraph.TypeChart, Transform: scenegraph.Translate(100, 100),

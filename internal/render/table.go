@@ -31,7 +31,8 @@ func (b *builder) tableGrid(st *style, n *scenegraph.Node) {
 	st.add("height", "auto")
 }
 
-// gridCell places a TABLE_CELL in its grid slot with its borders.
+// gridCell places a TABLE_CELL in its grid slot (its borders are drawn by
+// cellBorders, outside the layout).
 func (b *builder) gridCell(st *style, n *scenegraph.Node) {
 	st.add("position", "relative")
 	st.add("min-width", "0")
@@ -42,20 +43,40 @@ func (b *builder) gridCell(st *style, n *scenegraph.Node) {
 	rs, cs := n.Cell.Spans()
 	st.add("grid-row", strconv.Itoa(n.Cell.Row+1)+" / span "+strconv.Itoa(rs))
 	st.add("grid-column", strconv.Itoa(n.Cell.Column+1)+" / span "+strconv.Itoa(cs))
-	if br := n.Cell.Borders; br != nil {
-		side := func(name string, bd *scenegraph.Border) {
-			if bd == nil || bd.Weight <= 0 {
-				return
-			}
+}
+
+// cellBorders draws a TABLE_CELL's borders as DrawingML does (ECMA-376
+// §21.1.3.5 a:lnL ... a:lnB): each line centred on the grid line, taking
+// no room from the cell's text, so two cells sharing an edge draw one line
+// of the stated weight (CSS borders inside each cell would draw it twice
+// as thick and narrow the text). The overlay sits above the cells' fills.
+func (b *builder) cellBorders(n *scenegraph.Node) {
+	if n.Cell == nil || n.Cell.Borders == nil {
+		return
+	}
+	br := n.Cell.Borders
+	var st style
+	st.add("position", "absolute")
+	st.add("z-index", "1")
+	st.add("pointer-events", "none")
+	drawn := false
+	for _, sd := range []struct {
+		name string
+		bd   *scenegraph.Border
+	}{{"left", br.Left}, {"top", br.Top}, {"right", br.Right}, {"bottom", br.Bottom}} {
+		w := 0.0
+		if sd.bd != nil && sd.bd.Weight > 0 {
+			w = sd.bd.Weight
 			kind := "solid"
-			if bd.Dash != "" && bd.Dash != "solid" {
+			if sd.bd.Dash != "" && sd.bd.Dash != "solid" {
 				kind = "dashed"
 			}
-			st.add("border-"+name, fmt.Sprintf("%s %s %s", px(bd.Weight), kind, cssColor(bd.Color, 1)))
+			st.add("border-"+sd.name, fmt.Sprintf("%s %s %s", px(w), kind, cssColor(sd.bd.Color, 1)))
+			drawn = true
 		}
-		side("left", br.Left)
-		side("top", br.Top)
-		side("right", br.Right)
-		side("bottom", br.Bottom)
+		st.add(sd.name, px(-w/2))
+	}
+	if drawn {
+		b.w(`<div class="cb" style="` + attr(st.String()) + `"></div>`)
 	}
 }
