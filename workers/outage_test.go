@@ -3,6 +3,9 @@ package workers
 import (
 	"context"
 	"testing"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
 
 	"github.com/acecanvas/ace/internal/deckgen"
 	"github.com/acecanvas/ace/internal/llm"
@@ -11,9 +14,14 @@ import (
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 )
 
-// The agent's endpoint answers 500 twelve times in a row: more than the
-// model client's own retries (4), so the Act activity fails and Temporal
-// retries it with backoff until the endpoint recovers.
+// The agent's endpoint answers 500 for 42 s of wall-clock time from its
+// first request, however many requests arrive: far longer than the model
+// client's own retries (4, fast in tests), so the Act activity fails and
+// Temporal retries it with backoff (1 s doubling, at most 10 s between
+// attempts: workflows.llmRetryInterval) until the endpoint recovers. 42 s
+// rather than 30: attempts land at about 0, 1, 3, 7, 15, 25 and 35 s, so
+// the last 500 the server logs is at least 30 s after the first one even
+// when the machine is slow and every attempt is a few seconds late.
 const outageScript = `
 name: agent-outage
 steps:
@@ -21,7 +29,7 @@ steps:
     text: '{"mode": "MICRO_SPATIAL", "target_slides": [2], "reason": "one title on slide 2"}'
   - model: agent-m
     status: 500
-    times: 12
+    for: 42s
   - model: agent-m
     tool_calls:
       - name: set_text_content
@@ -31,7 +39,11 @@ steps:
 `
 
 // TestEditWaitsOutAModelOutage runs a natural-language edit on the embedded
-// stack while the model endpoint fails: the edit waits and completes.
+// stack while the model endpoint fails for over 30 s: the edit waits (the
+// client's retries inside each attempt, Temporal's activity retries between
+// them) and completes. The outage's length is read from the server's own
+// log: the first and the last 500 arrived at least 30 s apart, and the Act
+// activity needed several attempts.
 func TestEditWaitsOutAModelOutage(t *testing.T) {
 	conn := stack(t)
 	script, err := llmtest.ParseScript([]byte(outageScript), "agent-outage")
@@ -54,17 +66,39 @@ func TestEditWaitsOutAModelOutage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, _ := runWorkflow(t, c, origin, "Retitle slide 2 to name the pricing experiments.")
+	res, id := runWorkflow(t, c, origin, "Retitle slide 2 to name the pricing experiments.")
 	if res.Status != acev1.EditStatus_EDIT_STATUS_OK || len(res.Iterations) != 1 || *res.Iterations[0].Score != 4 {
 		t.Fatalf("after the outage: %+v", res)
 	}
+	var first, last time.Time
 	failed := 0
 	for _, r := range srv.RequestsFor("agent-m") {
-		if r.Status == 500 {
-			failed++
+		if r.Status != 500 {
+			continue
+		}
+		failed++
+		if first.IsZero() {
+			first = r.At
+		}
+		last = r.At
+	}
+	if span := last.Sub(first); span < 30*time.Second {
+		t.Errorf("the server logged %d 500s over %v, want an outage of at least 30 s", failed, span.Round(time.Millisecond))
+	}
+	t.Logf("outage: %d 500s over %v; the edit completed %v after the first one",
+		failed, last.Sub(first).Round(time.Millisecond), time.Since(first).Round(time.Millisecond))
+	attempts := int32(0)
+	hist := conn.Temporal.GetWorkflowHistory(ctx, id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	for hist.HasNext() {
+		ev, err := hist.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := ev.GetActivityTaskStartedEventAttributes(); a != nil && a.Attempt > attempts {
+			attempts = a.Attempt
 		}
 	}
-	if failed != 12 {
-		t.Errorf("the agent endpoint failed %d times, want all 12 scripted failures consumed", failed)
+	if attempts < 3 || failed <= int(attempts) {
+		t.Errorf("Act needed %d attempts for %d failed requests: want Temporal retries, each after several client retries", attempts, failed)
 	}
 }

@@ -10,9 +10,9 @@ import (
 // Activity options per step. LLM steps retry for a long time with backoff:
 // a model endpoint that answers 500 or 429 for minutes makes edits wait,
 // not fail (the client inside the activity also retries and honours
-// Retry-After). Renders heartbeat, so a dead render worker is noticed in
-// HeartbeatTimeout rather than StartToCloseTimeout. Bad input never
-// retries.
+// Retry-After), until ScheduleToCloseTimeout (an hour). Renders heartbeat,
+// so a dead render worker is noticed in HeartbeatTimeout rather than
+// StartToCloseTimeout. Bad input never retries.
 func stepOptions(queue string, startToClose, heartbeat time.Duration, maxAttempts int32) workflow.ActivityOptions {
 	return workflow.ActivityOptions{
 		TaskQueue:              queue,
@@ -29,10 +29,24 @@ func stepOptions(queue string, startToClose, heartbeat time.Duration, maxAttempt
 	}
 }
 
+// llmRetryInterval caps the wait between attempts of a model step: an edit
+// notices a recovered endpoint within about 10 s (plus the client's own
+// backoff, at most MaxBackoff) instead of up to 30 s, at the cost of one
+// attempt (up to five requests) per 10 s while the outage lasts.
+const llmRetryInterval = 10 * time.Second
+
+// llmStepOptions are stepOptions for a model step, retried every
+// llmRetryInterval at most.
+func llmStepOptions(startToClose time.Duration) workflow.ActivityOptions {
+	o := stepOptions(QueueLLM, startToClose, 0, 0)
+	o.RetryPolicy.MaximumInterval = llmRetryInterval
+	return o
+}
+
 var (
-	optRoute   = stepOptions(QueueLLM, 3*time.Minute, 0, 0)
-	optAct     = stepOptions(QueueLLM, 10*time.Minute, 0, 0)
-	optJudge   = stepOptions(QueueLLM, 5*time.Minute, 0, 0)
+	optRoute   = llmStepOptions(3 * time.Minute)
+	optAct     = llmStepOptions(10 * time.Minute)
+	optJudge   = llmStepOptions(5 * time.Minute)
 	optApply   = stepOptions(QueueDiff, time.Minute, 0, 5)
 	optRender  = stepOptions(QueueRender, 10*time.Minute, 20*time.Second, 10)
 	optDiff    = stepOptions(QueueDiff, time.Minute, 0, 5)
