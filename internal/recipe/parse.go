@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -34,6 +35,9 @@ func Parse(path string, data []byte) (*Recipe, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) { // nothing but blanks and comments
+			return nil, &Error{Path: path, Pos: Pos{1, 1}, Msg: "empty recipe: want a mapping with steps (see docs/recipes.md)"}
+		}
 		return nil, yamlSyntaxError(path, err)
 	}
 	p := &parser{path: path}
