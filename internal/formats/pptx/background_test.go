@@ -41,8 +41,10 @@ func TestNoFillSlideBackgroundShowsTheMasters(t *testing.T) {
 			t.Errorf("%s: no visible background", s.ID)
 			continue
 		}
-		if c := vis[0].Color; c == nil || c.R+c.G+c.B > 1 {
-			t.Errorf("%s: background %+v, want the theme's dark bg2", s.ID, vis[0])
+		// p:bgRef idx="1001" -> the first a:bgFillStyleLst entry, a solid
+		// phClr fill, with phClr = bg2 -> (clrMap) dk2 = #2C3C43.
+		if c := vis[0].Color; c == nil || c.Hex() != "#2C3C43" {
+			t.Errorf("%s: background %+v, want the theme's bg2 #2C3C43", s.ID, vis[0])
 		}
 	}
 }
