@@ -53,11 +53,16 @@ func TestDeckCannotMakeTheRendererFetch(t *testing.T) {
 	tile.Fills[0].ScaleMode = "TILE"
 	math := &scenegraph.Node{ID: "m", Type: scenegraph.TypeMath, Transform: scenegraph.Translate(50, 450), Size: scenegraph.Vector{X: 600, Y: 100},
 		Math: &scenegraph.Math{LaTeX: `\href{` + u + `/href}{x} + \url{` + u + `/url} + \includegraphics{` + u + `/inc.png}`}}
+	// Formulas that MathJax accepts but that carry a URL into the SVG's
+	// paint or font: a colour given as url(...), a \unicode font name, a
+	// \require of an extension by URL.
+	mathColor := &scenegraph.Node{ID: "mc", Type: scenegraph.TypeMath, Transform: scenegraph.Translate(50, 560), Size: scenegraph.Vector{X: 600, Y: 60},
+		Math: &scenegraph.Math{LaTeX: `\color{url(` + u + `/color.svg#p)}{x} + \unicode[url(` + u + `/font.woff)]{x41} + \require{` + u + `/ext.js}`}}
 	vec := &scenegraph.Node{ID: "v", Type: scenegraph.TypeVector, Transform: scenegraph.Translate(700, 300), Size: scenegraph.Vector{X: 10, Y: 10},
 		Paths: []scenegraph.VectorPath{{Path: `M0 0" fill="url(` + u + `/path.png)`}}}
 	ch := &scenegraph.Node{ID: "c", Type: scenegraph.TypeChart, Transform: scenegraph.Translate(800, 300), Size: scenegraph.Vector{X: 300, Y: 200},
 		Chart: &scenegraph.Chart{ChartType: scenegraph.ChartColumn, Categories: []string{`<image href="` + u + `/chart.png"/>`}, Series: []scenegraph.Series{{Name: "s", Values: []float64{1}}}}}
-	d.Slides[0].Children = []*scenegraph.Node{txt, remote, svgImg, htmlImg, tile, math, vec, ch}
+	d.Slides[0].Children = []*scenegraph.Node{txt, remote, svgImg, htmlImg, tile, math, mathColor, vec, ch}
 
 	sr := renderOne(t, d, blobs, true)
 	time.Sleep(300 * time.Millisecond) // let any stray request arrive
