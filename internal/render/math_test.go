@@ -118,6 +118,7 @@ func TestMathInvalidLaTeXIsReported(t *testing.T) {
 		{`\begin{pmatrix} a \end{bmatrix}`, `\begin{pmatrix} ended with \end{bmatrix}`},
 		{`\require{html}`, `Undefined control sequence \require`},
 		{`\style{color:red}{x}`, `Undefined control sequence \style`},
+		{`\def\a{\a\a}\a`, "maximum macro substitution count exceeded"},
 	}
 	for _, c := range cases {
 		ok := mathNode("ok", 100, 100, 400, 100, `\sqrt{2}`, 32)
