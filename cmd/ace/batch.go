@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/acecanvas/ace/internal/llm"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
@@ -197,8 +199,9 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 		keys[i] = j.Key
 	}
 	began := time.Now()
-	st, ferr := workers.Follow(ctx, conn.JS, batch, keys, func(st *workers.State) { drawProgress(st, began) })
-	fmt.Fprintln(os.Stderr)
+	prog := newProgress(os.Stderr, began)
+	st, ferr := workers.Follow(ctx, conn.JS, batch, keys, prog.draw)
+	prog.finish()
 	if ownWorkers && ferr == nil {
 		// Results are published just before each workflow closes; let the
 		// local workers close them before the embedded stack stops.
@@ -237,24 +240,51 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	return nil
 }
 
-// drawProgress redraws one status line: a bar, counts and an ETA from the
-// mean time per finished deck.
-func drawProgress(st *workers.State, began time.Time) {
+// progress reports a batch's state on w: on a terminal it redraws one
+// status line (a bar, counts and an ETA from the mean time per finished
+// deck); into a file or a pipe (CI logs) it writes a plain line each time
+// the counts change, so logs stay readable.
+type progress struct {
+	w     io.Writer
+	tty   bool
+	began time.Time
+	last  string
+}
+
+// finish ends the redrawn status line on a terminal.
+func (p *progress) finish() {
+	if p.tty {
+		fmt.Fprintln(p.w)
+	}
+}
+
+func newProgress(f *os.File, began time.Time) *progress {
+	return &progress{w: f, tty: term.IsTerminal(int(f.Fd())), began: began}
+}
+
+func (p *progress) draw(st *workers.State) {
 	done, failed, running, queued := st.Counts()
 	total := len(st.Decks)
 	finished := done + failed
+	eta := "?"
+	if finished > 0 && finished < total {
+		per := time.Since(p.began) / time.Duration(finished)
+		eta = (per * time.Duration(total-finished)).Round(time.Second).String()
+	} else if finished == total {
+		eta = "0s"
+	}
+	counts := fmt.Sprintf("%d/%d done %d failed %d running %d queued", done, total, failed, running, queued)
+	if !p.tty {
+		if counts != p.last {
+			p.last = counts
+			fmt.Fprintf(p.w, "batch: %s, ETA %s\n", counts, eta)
+		}
+		return
+	}
 	const width = 30
 	fill := 0
 	if total > 0 {
 		fill = finished * width / total
 	}
-	eta := "?"
-	if finished > 0 && finished < total {
-		per := time.Since(began) / time.Duration(finished)
-		eta = (per * time.Duration(total-finished)).Round(time.Second).String()
-	} else if finished == total {
-		eta = "0s"
-	}
-	fmt.Fprintf(os.Stderr, "\r[%s%s] %d/%d done %d failed %d running %d queued  ETA %s   ",
-		strings.Repeat("=", fill), strings.Repeat(" ", width-fill), done, total, failed, running, queued, eta)
+	fmt.Fprintf(p.w, "\r[%s%s] %s  ETA %s   ", strings.Repeat("=", fill), strings.Repeat(" ", width-fill), counts, eta)
 }
