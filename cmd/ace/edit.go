@@ -21,6 +21,7 @@ import (
 	"github.com/acecanvas/ace/internal/diff"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/policy"
+	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/render"
 	"github.com/acecanvas/ace/internal/report"
 	"github.com/acecanvas/ace/internal/runner"
@@ -129,6 +130,11 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	if f.recipePath != "" {
 		if recipeYAML, err = os.ReadFile(f.recipePath); err != nil {
 			return badInput(fmt.Errorf("edit: recipe: %w", err))
+		}
+		// Check it before any deck is loaded or Chromium started: every
+		// problem with its line and column, once.
+		if _, err := recipe.Parse(f.recipePath, recipeYAML); err != nil {
+			return badInput(err)
 		}
 	}
 	d, blobs, err := deckio.Load(deckPath)

@@ -138,3 +138,21 @@ expect:
 		t.Fatalf("output:\n%s", stdout.String())
 	}
 }
+
+// A recipe that does not parse is bad input reported once, with its line
+// and column, before any deck is read: no iteration table, nothing written.
+func TestEditBadRecipeIsReportedOnceUpFront(t *testing.T) {
+	dir := t.TempDir()
+	rp := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(rp, []byte("steps:\n  - tool: set_fill_colour\n    args: {nodeId: s1, color: \"#FFFFFF\"}\n"), 0o644)
+	var stdout bytes.Buffer
+	err := runEdit(context.Background(), &stdout, &stdout, filepath.Join(dir, "missing.pptx"), editFlags{
+		recipePath: rp, tau: 4, iterations: 3, maxTurns: 35})
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != exitBadInput || !strings.Contains(err.Error(), "bad.yaml:2:5: unknown tool \"set_fill_colour\" (did you mean set_fill_color?)") {
+		t.Fatalf("want exit 2 with the recipe's position, got %v", err)
+	}
+	if stdout.Len() != 0 {
+		t.Fatalf("printed before failing:\n%s", stdout.String())
+	}
+}
