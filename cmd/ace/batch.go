@@ -18,6 +18,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/recipe"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 	"github.com/acecanvas/ace/workers"
 )
@@ -67,6 +68,11 @@ Exit codes: 0 every deck met its goal, 1 a deck failed, 2 bad input,
 				}
 				if edit.RecipeData, err = os.ReadFile(abs); err != nil {
 					return badInput(fmt.Errorf("recipe: %w", err))
+				}
+				// A recipe that does not parse would fail every deck the
+				// same way: say so once, with its positions, and start nothing.
+				if _, err := recipe.Parse(recipePath, edit.RecipeData); err != nil {
+					return badInput(err)
 				}
 				edit.RecipePath = abs
 			}
