@@ -62,7 +62,9 @@ func BenchmarkOrchestrationOverhead(b *testing.B) {
 // BenchmarkBatchThroughput publishes a batch of the three generated
 // Northwind decks with the rebrand recipe and follows it to the end, with
 // one worker set (the shared one) and with a second worker set on the same
-// stack (its own Temporal client and Chromium pool). Reports decks/min.
+// stack (its own Temporal client and Chromium pool), both inside this test
+// process. Reports decks/min. Throughput with separate `ace worker`
+// processes is processtest.BenchmarkBatchThroughputProcesses.
 func BenchmarkBatchThroughput(b *testing.B) {
 	if shared.err != nil {
 		b.Fatal(shared.err)

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -31,27 +32,41 @@ import (
 	"github.com/acecanvas/ace/workflows"
 )
 
-var aceBin string
+var (
+	aceDir   string
+	aceOnce  sync.Once
+	aceBin   string
+	aceBuild error
+)
 
 func TestMain(m *testing.M) {
 	flag.Parse()
-	if f := flag.Lookup("test.run"); f != nil && f.Value.String() == "^$" {
-		os.Exit(m.Run()) // benchmarks only (make bench): no binary needed
-	}
-	dir, _ := os.MkdirTemp("", "ace-processtest-")
-	aceBin = filepath.Join(dir, "ace")
-	build := exec.Command("go", "build", "-o", aceBin, "../../cmd/ace")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build ace:", err)
-		os.Exit(1)
-	}
+	aceDir, _ = os.MkdirTemp("", "ace-processtest-")
 	code := m.Run()
-	os.RemoveAll(dir)
+	os.RemoveAll(aceDir)
 	os.Exit(code)
 }
 
-func repoRoot(t *testing.T) string {
+// ace builds the ace binary once per test binary, on first use (a run
+// that selects none of these tests or benchmarks builds nothing).
+func ace(tb testing.TB) string {
+	tb.Helper()
+	aceOnce.Do(func() {
+		bin := filepath.Join(aceDir, "ace")
+		build := exec.Command("go", "build", "-o", bin, "./cmd/ace")
+		build.Dir = repoRoot(tb)
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if aceBuild = build.Run(); aceBuild == nil {
+			aceBin = bin
+		}
+	})
+	if aceBuild != nil {
+		tb.Fatalf("build ace: %v", aceBuild)
+	}
+	return aceBin
+}
+
+func repoRoot(t testing.TB) string {
 	dir, _ := os.Getwd()
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
@@ -74,9 +89,9 @@ type lineBuf struct {
 	all   strings.Builder
 }
 
-func start(t *testing.T, dataDir string, args ...string) *proc {
+func start(t testing.TB, dataDir string, args ...string) *proc {
 	t.Helper()
-	cmd := exec.Command(aceBin, args...)
+	cmd := exec.Command(ace(t), args...)
 	cmd.Dir = repoRoot(t)
 	cmd.Env = append(os.Environ(), "ACE_DATA_DIR="+dataDir, "ACE_TEMPORAL_ADDRESS=", "ACE_NATS_URL=", "ACE_REDIS_URL=",
 		"OPENAI_BASE_URL=", "OPENAI_API_KEY=", "ACE_AGENT_MODEL=")
@@ -122,7 +137,7 @@ func (p *proc) kill() {
 }
 
 // waitLine waits for a stderr line containing s.
-func (p *proc) waitLine(t *testing.T, s string, timeout time.Duration) string {
+func (p *proc) waitLine(t testing.TB, s string, timeout time.Duration) string {
 	t.Helper()
 	deadline := time.After(timeout)
 	for {
