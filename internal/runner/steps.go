@@ -65,15 +65,21 @@ func (s *Steps) toolbox() agent.Toolbox {
 	return s.box
 }
 
-// toolOptions is s.Tools with, when a renderer is set and no Measure is,
-// measurement through the renderer: layout tools that look for free space
-// (add_footer) then see text that overflows its box. Act and Apply use the
+// toolOptions is s.Tools with, when a renderer is set and the options do
+// not bring their own, measurement through the renderer (layout tools that
+// look for free space, add_footer, then see text that overflows its box)
+// and slide pictures for export_slide_image. Act and Apply use the
 // same options, so replaying a batch gives the same snapshot.
 func (s *Steps) toolOptions() tools.Options {
 	o := s.Tools
-	if o.Measure == nil && s.Renderer != nil {
+	if s.Renderer != nil {
 		ctx := context.Background()
-		o.Measure = render.MeasureFunc(ctx, s.Renderer, store.Assets(ctx, s.Store))
+		if o.Measure == nil {
+			o.Measure = render.MeasureFunc(ctx, s.Renderer, store.Assets(ctx, s.Store))
+		}
+		if o.Renderer == nil { // export_slide_image returns a real PNG
+			o.Renderer = render.SlidePNG{Ctx: ctx, Renderer: s.Renderer, Assets: store.Assets(ctx, s.Store)}
+		}
 	}
 	return o
 }
