@@ -52,6 +52,9 @@ func TestBatchAgainstLocalServices(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer closeSteps()
+	if st := acts.Steps.Cache.Stats(); st.Backend != "redis" || st.Errors != 0 {
+		t.Fatalf("llm workers' route cache with ACE_REDIS_URL set: %+v, want the local Redis", st)
+	}
 	ws, err := StartWorkers(conn.Temporal, AllQueues, acts, WorkerOptions{})
 	if err != nil {
 		t.Fatal(err)
