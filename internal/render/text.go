@@ -421,13 +421,25 @@ func (b *builder) paragraph(n *scenegraph.Node, runes []rune, start, end int, p 
 				m++
 			}
 			b.w(`<span style="` + attr(b.runCSSFor(s, scale, slot)) + `">`)
-			b.text(string(runes[k:m]))
+			b.textLines(string(runes[k:m]))
 			b.w(`</span>`)
 			k = m
 		}
 		i = j
 	}
 	b.w(`</p>`)
+}
+
+// textLines writes run text, escaped, with each U+2028 LINE SEPARATOR (a
+// line break inside a paragraph: DrawingML a:br, Figma's soft break) as a
+// <br>; CSS does not break lines at U+2028 by itself.
+func (b *builder) textLines(s string) {
+	for i, part := range strings.Split(s, "\u2028") {
+		if i > 0 {
+			b.w("<br>")
+		}
+		b.text(part)
+	}
 }
 
 func runKey(tc *scenegraph.TextContent, i int) int {

@@ -194,3 +194,13 @@ func TestEmptyListParagraphHasNoMarker(t *testing.T) {
 		t.Errorf("numbering should be 1., 2. with no marker on the empty paragraphs: %s", h)
 	}
 }
+
+// A line break inside a paragraph (U+2028, DrawingML a:br) starts a new
+// line in the same paragraph.
+func TestLineSeparatorBreaksTheLine(t *testing.T) {
+	n := text("t", 100, 100, 800, 200, "one\u2028two", 24, "#000000")
+	sr := renderOne(t, deck(n), nil, false)
+	if m := sr.Nodes["t"]; m.Lines != 2 {
+		t.Errorf("lines = %d, want 2", m.Lines)
+	}
+}

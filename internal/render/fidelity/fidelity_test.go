@@ -24,19 +24,19 @@ import (
 // Measured (ACE_FIDELITY=1, decks imported with their layout and master
 // decorations, LibreOffice 7.4.7.2 from Debian):
 //
-//	deck                    before   after (commit f1db8f3 and later)
+//	deck                    before   after
 //	Iphone16Pro             0.421    0.917
 //	blockchain-pitch        0.921    0.948
-//	build_effective_agents  0.842    0.867
-//	career-tips             0.874    0.921
-//	default_template        0.762    0.796
+//	build_effective_agents  0.842    0.870
+//	career-tips             0.874    0.922
+//	default_template        0.762    0.818
 //	table-report            0.928    0.938
 //
 // The gains came from the importer (a noFill slide background shows the
 // master's bgRef background, placeholders inherit their layout's fill,
 // a bare a:alphaModFix is opaque, adjusted preset outlines, symbol-font
 // bullets, layout slide numbers) and the renderer (table borders centred
-// on grid lines, no bullet on empty paragraphs). What is left is mostly
+// on grid lines, no bullet on empty paragraphs, a:br line breaks). What is left is mostly
 // text: our shrink-on-overflow and line breaking differ from LibreOffice's
 // (default_template), and bullet size (a:buSzPct) is not modelled.
 const FidelityFloor = 0.7
