@@ -210,6 +210,7 @@ func (e *Env) exec(c Call) (res Result, err error) {
 	if !t.ReadOnly {
 		moved := e.relayout(append(append([]string(nil), res.Changed...), res.Created...))
 		res.Changed = mergeIDs(res.Changed, res.Created, moved)
+		res.Warnings = append(res.Warnings, e.rescalePaths(res.Created)...)
 	}
 	return res, nil
 }

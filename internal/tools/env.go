@@ -24,12 +24,21 @@ type Env struct {
 	blobs   scenegraph.Blobs
 	calls   int
 	depth   int // batch_execute nesting
+	// paths records, per node with vector paths, the size and first path
+	// its paths were last drawn for, so a resize rescales them.
+	paths map[*scenegraph.Node]pathState
 }
 
 func newEnv(d *scenegraph.Deck, opts Options) *Env {
 	e := &Env{Deck: d, Opts: opts, Focus: opts.Focus, names: map[string]string{}, deleted: map[string]int{}, blobs: scenegraph.Blobs{}}
 	if e.Focus == "" && len(d.Slides) > 0 {
 		e.Focus = d.Slides[0].ID
+	}
+	e.paths = map[*scenegraph.Node]pathState{}
+	for _, s := range d.Slides {
+		if s != nil {
+			e.recordPaths(s)
+		}
 	}
 	return e
 }
