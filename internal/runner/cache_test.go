@@ -2,12 +2,18 @@ package runner_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/acecanvas/ace/internal/cache"
+	"github.com/acecanvas/ace/internal/deckgen"
+	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/llm/llmtest"
 	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/route"
+	"github.com/acecanvas/ace/internal/runner"
 )
 
 const cacheInstruction = "Rename the title on slide 2 to 'Pricing experiments and results'."
@@ -73,5 +79,48 @@ func TestAnUnreachableRedisIsOnlyACacheMiss(t *testing.T) {
 	}
 	if st := c.Stats(); st.Backend != "redis" || st.Errors == 0 || st.Hits != 0 {
 		t.Fatalf("cache stats %+v, want a Redis cache that counted its failure and never hit", st)
+	}
+}
+
+// TestARecipeRerunTakesTheCompiledDecksContextFromTheCache runs a recipe
+// with an instruction step twice through one cache: the routed context of
+// the compiled (not yet stored) deck is keyed by its content hash, so the
+// rerun takes the decision and the context from the cache, and the agent
+// still sees the compiled change.
+func TestARecipeRerunTakesTheCompiledDecksContextFromTheCache(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "retitle.yaml")
+	if err := os.WriteFile(p, []byte(`name: retitle and recolour
+steps:
+  - tool: set_text_content
+    args: {nodeId: s2-t5, text: "Pricing experiments and results"}
+  - instruction: Make the slide 2 title navy (#1F4E79).
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := cache.NewLRU(100, 1<<20)
+	var finals []string
+	for run := range 2 {
+		srv := llmtest.Load(t, scriptPath(t, "runner-recipe-instruction.yaml"))
+		cfg := srv.Config("agent-m", "judge-m")
+		cfg.RouterModel = "router-m"
+		client, err := llm.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, blobs := deckgen.Generate(deckgen.Options{Slides: 6, Seed: 1})
+		rec := recipeRun(t, &runner.Steps{Renderer: pool, LLM: client, Cache: c}, d, blobs, p)
+		if rec.Route.Cached != (run == 1) || len(srv.RequestsFor("router-m")) != 1-run {
+			t.Fatalf("run %d: route cached %v, %d router requests", run+1, rec.Route.Cached, len(srv.RequestsFor("router-m")))
+		}
+		if req := srv.RequestsFor("agent-m")[0].Chat.Messages[1].Content; !strings.Contains(req, "Pricing experiments and results") {
+			t.Fatalf("run %d: the agent's context lacks the compiled change", run+1)
+		}
+		finals = append(finals, rec.Final)
+	}
+	if st := c.Stats(); st.Sets != 2 || st.Hits != 2 {
+		t.Fatalf("cache stats %+v, want 2 writes on the first run and 2 hits on the rerun", st)
+	}
+	if finals[0] != finals[1] {
+		t.Fatalf("finals differ: %v", finals)
 	}
 }
