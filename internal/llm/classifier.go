@@ -31,6 +31,17 @@ func (c *Classifier) Classify(ctx context.Context, system, user string) (string,
 	return text, err
 }
 
+// ModelName is the model the classifier asks ("" when none is
+// configured); the route cache keys decisions by it.
+func (c *Classifier) ModelName() string {
+	role := c.Role
+	if role == "" {
+		role = RoleRouter
+	}
+	m, _ := c.Client.Model(role)
+	return m
+}
+
 // Calls returns the calls made so far.
 func (c *Classifier) Calls() []Call {
 	c.mu.Lock()

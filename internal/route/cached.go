@@ -11,7 +11,8 @@ import (
 )
 
 // RouteCached is Route behind a cache keyed by (deck snapshot hash,
-// instruction, SerializerVersion, whether a model routes). snapshot is the
+// instruction, SerializerVersion, whether a model routes and, when the
+// classifier has a ModelName method, which model). snapshot is the
 // deck's content hash (the store ref); "" computes it. It reports whether
 // the decision came from the cache. A decision that fell back to the
 // heuristic because the model failed is not cached, so a transient outage
@@ -20,11 +21,16 @@ func RouteCached(ctx context.Context, c cache.Cache, snapshot, instruction strin
 	if c == nil || d == nil {
 		return Route(ctx, instruction, d, llm), false
 	}
-	kind := "route:h"
+	kind, version := "route:h", SerializerVersion
 	if llm != nil {
 		kind = "route:llm"
+		// Deployments with different router models may share one Redis:
+		// a decision is only reused for the model that made it.
+		if m, ok := llm.(interface{ ModelName() string }); ok {
+			version += "|" + m.ModelName()
+		}
 	}
-	key := cache.Key(kind, snapshotOf(snapshot, d), instruction, SerializerVersion)
+	key := cache.Key(kind, snapshotOf(snapshot, d), instruction, version)
 	if raw, ok := c.Get(ctx, key); ok {
 		var dec Decision
 		if json.Unmarshal(raw, &dec) == nil && dec.Mode != "" {

@@ -64,3 +64,29 @@ func TestContextCached(t *testing.T) {
 		t.Fatal("invalid decision must error")
 	}
 }
+
+type namedClassifier struct {
+	ClassifierFunc
+	name string
+}
+
+func (n namedClassifier) ModelName() string { return n.name }
+
+// Two router models sharing one cache do not reuse each other's decisions.
+func TestRouteCachedKeysByRouterModel(t *testing.T) {
+	ctx := context.Background()
+	c := cache.NewLRU(0, 0)
+	d := pitchDeck(12)
+	calls := 0
+	answer := ClassifierFunc(func(context.Context, string, string) (string, error) {
+		calls++
+		return `{"mode":"MACRO_PROGRAMMATIC","target_slides":[],"reason":"deck-wide"}`, nil
+	})
+	RouteCached(ctx, c, "snap", "Translate the deck", d, namedClassifier{answer, "model-a"})
+	if _, hit := RouteCached(ctx, c, "snap", "Translate the deck", d, namedClassifier{answer, "model-b"}); hit || calls != 2 {
+		t.Fatalf("model-b reused model-a's decision (hit=%v, calls=%d)", hit, calls)
+	}
+	if _, hit := RouteCached(ctx, c, "snap", "Translate the deck", d, namedClassifier{answer, "model-a"}); !hit || calls != 2 {
+		t.Fatalf("model-a's own decision missed (hit=%v, calls=%d)", hit, calls)
+	}
+}
