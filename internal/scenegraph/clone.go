@@ -142,6 +142,9 @@ func (t TextContent) clone() TextContent {
 		}
 	}
 	c.Paragraphs = cloneSlice(t.Paragraphs)
+	for i := range c.Paragraphs {
+		c.Paragraphs[i].BulletColor = clonePtr(t.Paragraphs[i].BulletColor)
+	}
 	if t.TextBox != nil {
 		b := *t.TextBox
 		b.Insets = clonePtr(t.TextBox.Insets)

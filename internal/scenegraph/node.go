@@ -222,6 +222,11 @@ type Math struct {
 	LaTeX    string  `json:"latex"`
 	FontSize float64 `json:"fontSize,omitempty"` // px
 	Color    *Color  `json:"color,omitempty"`
+	// Display typesets in display style, as LaTeX \[...\] (large operators
+	// with limits above and below, full-size fractions; OMML m:oMathPara);
+	// false typesets inline style, as $...$ in running text (OMML m:oMath
+	// inside a paragraph).
+	Display bool `json:"display,omitempty"`
 }
 
 // Connector joins two nodes (Figma connectorStart / connectorEnd). A free end

@@ -152,6 +152,15 @@ type Paragraph struct {
 	Indent      float64 `json:"indent,omitempty"`      // px, first-line indent relative to MarginLeft
 	MarginLeft  float64 `json:"marginLeft,omitempty"`  // px
 	LineHeight  float64 `json:"lineHeight,omitempty"`  // multiple of the font size; 0 = style's
+	// BulletSize is the bullet's or number's size as a fraction of the
+	// paragraph's first run's font size (DrawingML a:buSzPct/@val, in
+	// 1/1000 %, divided by 100000; a:buSzPts is converted against that run's
+	// size). 0 means the text's size (a:buSzTx). ECMA-376 §21.1.2.4.9-11.
+	BulletSize float64 `json:"bulletSize,omitempty"`
+	// BulletColor is the bullet's or number's colour (DrawingML a:buClr,
+	// scheme colours resolved with their modifiers); nil means the colour
+	// of the paragraph's first run (a:buClrTx). ECMA-376 §21.1.2.4.4-5.
+	BulletColor *Color `json:"bulletColor,omitempty"`
 }
 
 // Text-box auto-resize values (Figma textAutoResize).

@@ -375,6 +375,10 @@ func (v *validator) text(p string, n *Node) {
 		v.nonNeg(pp, ".lineHeight", para.LineHeight)
 		v.nonNeg(pp, ".marginLeft", para.MarginLeft)
 		v.num(pp, ".indent", para.Indent, false)
+		v.nonNeg(pp, ".bulletSize", para.BulletSize)
+		if para.BulletColor != nil {
+			v.color(pp, ".bulletColor", *para.BulletColor)
+		}
 	}
 	if b := t.TextBox; b != nil && b.Insets != nil {
 		in := b.Insets
