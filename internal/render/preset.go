@@ -3,7 +3,6 @@ package render
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/acecanvas/ace/internal/scenegraph"
 )
@@ -16,19 +15,7 @@ import (
 // back to their box.
 func presetPath(preset string, w, h float64) (string, bool) {
 	ss := math.Min(w, h)
-	poly := func(pts ...float64) string {
-		var sb strings.Builder
-		for i := 0; i+1 < len(pts); i += 2 {
-			if i == 0 {
-				sb.WriteString("M")
-			} else {
-				sb.WriteString(" L")
-			}
-			sb.WriteString(trimFloat(pts[i]) + " " + trimFloat(pts[i+1]))
-		}
-		sb.WriteString(" Z")
-		return sb.String()
-	}
+	poly := func(pts ...float64) string { return scenegraph.PolygonPath(3, pts...) }
 	switch preset {
 	case "triangle":
 		return poly(w/2, 0, w, h, 0, h), true

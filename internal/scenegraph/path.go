@@ -176,3 +176,22 @@ func (p *pathScanner) flag() (float64, error) {
 	}
 	return 0, fmt.Errorf("no arc flag at offset %d", p.i)
 }
+
+// PolygonPath is the closed SVG path "M x0 y0 L x1 y1 ... Z" through the
+// points x0, y0, x1, y1, ... (px), numbers with at most decimals places.
+// The importer (DrawingML preset outlines) and the renderer share it.
+func PolygonPath(decimals int, pts ...float64) string {
+	var b strings.Builder
+	for i := 0; i+1 < len(pts); i += 2 {
+		if i == 0 {
+			b.WriteString("M")
+		} else {
+			b.WriteString(" L")
+		}
+		b.WriteString(strconv.FormatFloat(roundTo(pts[i], decimals), 'f', -1, 64))
+		b.WriteByte(' ')
+		b.WriteString(strconv.FormatFloat(roundTo(pts[i+1], decimals), 'f', -1, 64))
+	}
+	b.WriteString(" Z")
+	return b.String()
+}

@@ -90,18 +90,6 @@ func adjustedPresetPaths(geom *xnode, size sg.Vector) []sg.VectorPath {
 }
 
 // polyPath is the closed polygon through the points x0 y0 x1 y1 ...
-func polyPath(pts ...float64) string {
-	var b strings.Builder
-	for i := 0; i+1 < len(pts); i += 2 {
-		if i == 0 {
-			b.WriteString("M")
-		} else {
-			b.WriteString(" L")
-		}
-		b.WriteString(pf(pts[i]) + " " + pf(pts[i+1]))
-	}
-	b.WriteString(" Z")
-	return b.String()
-}
+func polyPath(pts ...float64) string { return sg.PolygonPath(6, pts...) }
 
 func pf(v float64) string { return strconv.FormatFloat(round6(v), 'f', -1, 64) }
