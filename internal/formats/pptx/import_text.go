@@ -2,6 +2,7 @@ package pptx
 
 import (
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -307,13 +308,44 @@ func (t *textCtx) paraProps(level int, pPr *xnode, fontPx float64) sg.Paragraph 
 				p.ListType, p.Bullet = sg.ListOrdered, ""
 			case "buBlip":
 				p.ListType, p.Bullet = sg.ListUnordered, "•"
+			case "buClrTx":
+				p.BulletColor = nil
+			case "buClr":
+				if pc, ok := t.cc.colorChild(k); ok {
+					c := pc.c
+					p.BulletColor = &c
+				}
+			case "buSzTx":
+				p.BulletSize = 0
+			case "buSzPct":
+				p.BulletSize = bulletFraction(pct(k.av("val")))
+			case "buSzPts":
+				if fontPx > 0 {
+					p.BulletSize = bulletFraction(num(k.av("val")) / 100 * sg.PxPerPt / fontPx)
+				}
 			}
 		}
 	}
 	if p.ListType == sg.ListUnordered {
 		p.Bullet = symbolBullet(buFont, p.Bullet)
 	}
+	if p.ListType == sg.ListNone {
+		// A paragraph without a bullet keeps no bullet look: body
+		// placeholders inherit a:buClr and a:buSzPct even under a:buNone.
+		p.BulletSize, p.BulletColor = 0, nil
+	}
 	return p
+}
+
+// bulletFraction clamps a bullet size (a fraction of the text size) to
+// a:buSzPct's range, 25%..400% (ECMA-376 §20.1.10.8 ST_TextBulletSizePercent),
+// with 100% stored as 0 (the text's size).
+func bulletFraction(f float64) float64 {
+	f = round6(math.Min(math.Max(f, 0.25), 4))
+	if f == 1 {
+		return 0
+	}
+	return f
 }
 
 func max0(x float64) float64 {

@@ -782,6 +782,9 @@ func pPrXML(p sg.Paragraph) string {
 	}
 	fmt.Fprintf(&b, `<a:spcBef><a:spcPts val="%d"/></a:spcBef>`, int(math.Round(p.SpaceBefore/sg.PxPerPt*100)))
 	fmt.Fprintf(&b, `<a:spcAft><a:spcPts val="%d"/></a:spcAft>`, int(math.Round(p.SpaceAfter/sg.PxPerPt*100)))
+	if p.ListType == sg.ListUnordered || p.ListType == sg.ListOrdered {
+		b.WriteString(bulletLookXML(p))
+	}
 	switch p.ListType {
 	case sg.ListUnordered:
 		ch := p.Bullet
@@ -795,6 +798,40 @@ func pPrXML(p sg.Paragraph) string {
 		b.WriteString(`<a:buNone/>`)
 	}
 	b.WriteString("</a:pPr>")
+	return b.String()
+}
+
+// bulletLookXML writes a list paragraph's bullet colour, size and font, in
+// a:pPr's schema order (ECMA-376 §21.1.2.2.7: a:buClrTx | a:buClr, then
+// a:buSzTx | a:buSzPct, then a:buFontTx). Each is explicit, so a rewritten
+// paragraph shows the scene graph's bullet whatever its layout or master
+// would pass down: nil colour and 0 size write "follow the text". A bullet
+// character outside Latin-1 and the symbol-font private area (U+F000..U+F0FF)
+// is a Unicode character (the importer maps symbol-font bullets to Unicode),
+// so it is drawn in the text's font (a:buFontTx), not an inherited
+// Wingdings; other characters keep the inherited bullet font.
+func bulletLookXML(p sg.Paragraph) string {
+	var b strings.Builder
+	if c := p.BulletColor; c != nil {
+		b.WriteString(`<a:buClr><a:srgbClr val="` + hex6(*c) + `"`)
+		if c.A < 1 {
+			fmt.Fprintf(&b, `><a:alpha val="%d"/></a:srgbClr></a:buClr>`, int(math.Round(math.Max(c.A, 0)*100000)))
+		} else {
+			b.WriteString(`/></a:buClr>`)
+		}
+	} else {
+		b.WriteString(`<a:buClrTx/>`)
+	}
+	if p.BulletSize > 0 {
+		fmt.Fprintf(&b, `<a:buSzPct val="%d"/>`, int(math.Round(math.Min(math.Max(p.BulletSize, 0.25), 4)*100000)))
+	} else {
+		b.WriteString(`<a:buSzTx/>`)
+	}
+	if p.ListType == sg.ListUnordered {
+		if r, _ := utf8.DecodeRuneInString(p.Bullet); r > 0xFF && (r < 0xF000 || r > 0xF0FF) {
+			b.WriteString(`<a:buFontTx/>`)
+		}
+	}
 	return b.String()
 }
 
