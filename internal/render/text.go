@@ -392,7 +392,15 @@ func (b *builder) paragraph(n *scenegraph.Node, runes []rune, start, end int, p 
 			ms.add("padding-right", "0.5em")
 		}
 		b.w(`<span class="bu" style="` + attr(ms.String()+";"+b.runCSS(first, scale)) + `">`)
-		b.text(marker)
+		if look := bulletLook(p, size); look != "" {
+			// The marker's own size and colour sit inside the run-styled
+			// box, so the line box and the hanging indent stay the text's.
+			b.w(`<span style="` + attr(look) + `">`)
+			b.text(marker)
+			b.w(`</span>`)
+		} else {
+			b.text(marker)
+		}
 		b.w(`</span>`)
 	} else if !list {
 		for k := range counters {
@@ -440,6 +448,21 @@ func (b *builder) textLines(s string) {
 		}
 		b.text(part)
 	}
+}
+
+// bulletLook is the inline style of a bullet or number drawn at the
+// paragraph's BulletSize (a fraction of size, the first run's px size after
+// auto-fit scaling) and in its BulletColor; "" when both follow the text.
+// PowerPoint and LibreOffice keep such a bullet on the text's baseline.
+func bulletLook(p scenegraph.Paragraph, size float64) string {
+	var st style
+	if p.BulletSize > 0 && p.BulletSize != 1 && !math.IsInf(p.BulletSize, 0) {
+		st.add("font-size", fpx(size*p.BulletSize))
+	}
+	if p.BulletColor != nil {
+		st.add("color", cssColor(*p.BulletColor, 1))
+	}
+	return st.String()
 }
 
 func runKey(tc *scenegraph.TextContent, i int) int {
