@@ -137,3 +137,29 @@ func TestMathInvalidLaTeXIsReported(t *testing.T) {
 		}
 	}
 }
+
+// Math.Display typesets display style (LaTeX \[...\]): a sum's limits go
+// above and below the Σ and a fraction is full size, so the formula is
+// taller and narrower than the same LaTeX inline style, where the limits
+// sit beside the Σ as scripts.
+func TestMathDisplayAndInlineStyle(t *testing.T) {
+	const latex = `\sum_{i=1}^{n} \frac{x_i}{2}`
+	inline := mathNode("inline", 100, 100, 600, 200, latex, 40)
+	display := mathNode("display", 100, 400, 600, 250, latex, 40)
+	display.Math.Display = true
+	sr := renderOne(t, deck(inline, display), nil, false)
+	if len(sr.Errors) != 0 {
+		t.Fatalf("errors: %v", sr.Errors)
+	}
+	i, d := sr.Nodes["inline"].TextBounds, sr.Nodes["display"].TextBounds
+	if i == nil || d == nil {
+		t.Fatalf("formula bounds missing: %+v %+v", sr.Nodes["inline"], sr.Nodes["display"])
+	}
+	if d.Height < 1.3*i.Height || d.Width >= i.Width {
+		t.Errorf("display %gx%g vs inline %gx%g: display style should be taller (limits above and below) and narrower", d.Width, d.Height, i.Width, i.Height)
+	}
+	attrs := inPage[[]string](t, `[...document.querySelectorAll('[data-latex] > .mx')].map(m => m.getAttribute('data-display') + '/' + (m.querySelector('mjx-container') || {getAttribute: () => ''}).getAttribute('display'))`)
+	if len(attrs) != 2 || attrs[0] != "null/null" || attrs[1] != "1/true" {
+		t.Errorf("data-display / mjx-container display = %q, want inline then display", attrs)
+	}
+}

@@ -204,7 +204,8 @@ func (b *builder) endpoint(e scenegraph.Endpoint, parent *scenegraph.Node) (scen
 }
 
 // math writes the MATH node's typesetting target; the browser fills it
-// with MathJax SVG output (or the escaped source and an error).
+// with MathJax SVG output (or the escaped source and an error), in display
+// or inline style as Math.Display says.
 func (b *builder) math(n *scenegraph.Node) {
 	if n.Math == nil {
 		b.errorf(n, "MATH node without math.latex")
@@ -218,7 +219,13 @@ func (b *builder) math(n *scenegraph.Node) {
 	if n.Math.Color != nil {
 		col = cssColor(*n.Math.Color, 1)
 	}
-	b.w(fmt.Sprintf(`<div class="mx" style="font-size:%s;color:%s"></div>`, px(size), col))
+	// data-display selects MathJax's display style (Math.Display, LaTeX
+	// \[...\]); without it the formula is typeset inline style ($...$).
+	display := ""
+	if n.Math.Display {
+		display = ` data-display="1"`
+	}
+	b.w(fmt.Sprintf(`<div class="mx"%s style="font-size:%s;color:%s"></div>`, display, px(size), col))
 }
 
 // invert returns the inverse of an affine transform, ok false when it is

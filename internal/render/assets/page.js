@@ -197,9 +197,13 @@
       };
       try {
         if (typeof MathJax === 'undefined' || !MathJax.tex2svg) throw new Error('MathJax is not loaded');
-        // Display style (scenegraph.Math has no inline flag: a MATH node
-        // is a formula on its own), measured in the node's font size.
-        const opts = MathJax.getMetricsFor(tgt, true);
+        // Display style when the node says so (scenegraph.Math.Display,
+        // LaTeX \[...\]), inline style otherwise; measured in the node's
+        // font size.
+        // (tex2svg's own default is display style, so the option is set
+        // either way.)
+        const display = tgt.getAttribute('data-display') === '1';
+        const opts = Object.assign(MathJax.getMetricsFor(tgt, display), {display});
         const out = MathJax.tex2svg(latex, opts);
         // MathJax reports TeX errors in the output, not by throwing: an
         // merror element carrying data-mjx-error.
