@@ -8,9 +8,10 @@ import (
 
 type mathArgs struct {
 	place
-	LaTeX    string  `json:"latex" minLength:"1" desc:"Formula in LaTeX math mode, without $ delimiters, e.g. \\frac{a}{b} = \\sqrt{c}."`
+	LaTeX    string  `json:"latex" minLength:"1" desc:"Formula in LaTeX math mode, e.g. \\frac{a}{b} = \\sqrt{c}; delimiters are optional: $$...$$ or \\[...\\] set display style, $...$ or \\(...\\) inline style."`
 	FontSize float64 `json:"fontSize,omitempty" exclusiveMin:"0" desc:"px; default 28"`
 	Color    Hex     `json:"color,omitempty"`
+	Display  *bool   `json:"display,omitempty" desc:"true: display style, as LaTeX \\[...\\] or a PowerPoint equation on its own line (sums with their limits above and below, full-size fractions); false: inline style, as $...$ in running text. Overrides the delimiters; default display style unless the LaTeX is wrapped in $...$ or \\(...\\)."`
 }
 
 func mathTools() []Tool {
@@ -19,7 +20,11 @@ func mathTools() []Tool {
 			"Insert a mathematical formula as a MATH node that keeps its LaTeX source; the renderer typesets it (and reports LaTeX it cannot typeset). Give a box large enough for the formula.",
 			func(e *Env, a *mathArgs) (Result, error) {
 				n := e.newNode(sg.TypeMath, "Equation")
-				n.Math = &sg.Math{LaTeX: strings.TrimSpace(strings.Trim(strings.TrimSpace(a.LaTeX), "$")), FontSize: a.FontSize}
+				latex, display := mathSource(a.LaTeX)
+				if a.Display != nil {
+					display = *a.Display
+				}
+				n.Math = &sg.Math{LaTeX: latex, FontSize: a.FontSize, Display: display}
 				if n.Math.FontSize == 0 {
 					n.Math.FontSize = 28
 				}
@@ -40,6 +45,25 @@ func mathTools() []Tool {
 				return res, nil
 			}),
 	}
+}
+
+// mathSource strips TeX math delimiters from a formula and returns the
+// style they ask for: $$...$$ and \[...\] display, $...$ and \(...\)
+// inline; a formula without delimiters is display style, a formula on its
+// own (PowerPoint's Insert Equation makes such an m:oMathPara).
+func mathSource(s string) (latex string, display bool) {
+	s = strings.TrimSpace(s)
+	switch {
+	case strings.HasPrefix(s, "$$") && strings.HasSuffix(s, "$$") && len(s) >= 4:
+		return strings.TrimSpace(s[2 : len(s)-2]), true
+	case len(s) >= 4 && strings.HasPrefix(s, `\[`) && strings.HasSuffix(s, `\]`):
+		return strings.TrimSpace(s[2 : len(s)-2]), true
+	case len(s) >= 4 && strings.HasPrefix(s, `\(`) && strings.HasSuffix(s, `\)`):
+		return strings.TrimSpace(s[2 : len(s)-2]), false
+	case strings.HasPrefix(s, "$") && strings.HasSuffix(s, "$") && len(s) >= 2:
+		return strings.TrimSpace(strings.Trim(s, "$")), false
+	}
+	return strings.TrimSpace(strings.Trim(s, "$")), true
 }
 
 // braceDepth returns the unmatched { minus } count, ignoring escaped braces.
