@@ -262,6 +262,13 @@ func paragraphStrings(t *scenegraph.TextContent) []string {
 		if p.SpaceBefore != 0 || p.SpaceAfter != 0 {
 			s += fmt.Sprintf(" sp%g/%g", math.Round(p.SpaceBefore), math.Round(p.SpaceAfter))
 		}
+		// The bullet's own size (percent of the text) and colour.
+		if p.BulletSize > 0 {
+			s += fmt.Sprintf(" bu%g%%", math.Round(p.BulletSize*100))
+		}
+		if p.BulletColor != nil {
+			s += " bu" + colorHex(p.BulletColor)
+		}
 		out = append(out, s)
 	}
 	// trailing plain paragraphs are the default
