@@ -275,6 +275,18 @@ func paragraphs(t *scenegraph.TextContent) []string {
 		if p.LineHeight != 0 {
 			s += fmt.Sprintf(" lh%g", r1(p.LineHeight))
 		}
+		if p.ListType == scenegraph.ListOrdered || p.ListType == scenegraph.ListUnordered {
+			// The bullet's size (percent of the text) and colour: "bu80% #90C226".
+			if p.BulletSize > 0 {
+				s += fmt.Sprintf(" bu%g%%", math.Round(p.BulletSize*100))
+			}
+			if p.BulletColor != nil {
+				if p.BulletSize <= 0 {
+					s += " bu"
+				}
+				s += " " + hexOf(p.BulletColor)
+			}
+		}
 		s = strings.TrimSpace(s)
 		if s != "" {
 			plain = false
