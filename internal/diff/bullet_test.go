@@ -28,3 +28,19 @@ func TestBulletLookIsAParagraphsChange(t *testing.T) {
 		t.Errorf("paragraphs %s -> %s, want the second to gain bu60%% bu#C00000", before, after)
 	}
 }
+
+// Switching a formula between inline and display style is one mathStyle
+// change; its LaTeX is unchanged.
+func TestMathDisplayIsAMathStyleChange(t *testing.T) {
+	a := sample()
+	f := node("eq", scenegraph.TypeMath, "Equation", 100, 400, 300, 80)
+	f.Math = &scenegraph.Math{LaTeX: `\sum_i x_i`, FontSize: 28}
+	a.Slides[1].Children = append(a.Slides[1].Children, f)
+	b := a.Clone()
+	find(t, b, "eq").Math.Display = true
+	d := Compute(a, b)
+	want(t, d, "modified:mathStyle")
+	if e := d.Entries[0]; e.Before != "inline" || e.After != "display" {
+		t.Errorf("mathStyle %v -> %v, want inline -> display", e.Before, e.After)
+	}
+}

@@ -394,6 +394,9 @@ func (m modifier) misc() {
 	if mo != mc {
 		m.add("latex", mo, mc, fmt.Sprintf("latex: %s -> %s", show(mo), show(mc)), true)
 	}
+	if o.Math != nil && c.Math != nil && o.Math.Display != c.Math.Display {
+		m.change("mathStyle", mathStyle(o.Math), mathStyle(c.Math))
+	}
 	if o.Preset != c.Preset && o.Preset != "" && c.Preset != "" {
 		m.change("shape", o.Preset, c.Preset)
 	}
@@ -476,6 +479,14 @@ func valuesSame(a, b []float64) bool {
 		}
 	}
 	return true
+}
+
+// mathStyle names a formula's typesetting style (scenegraph.Math.Display).
+func mathStyle(m *scenegraph.Math) string {
+	if m.Display {
+		return "display"
+	}
+	return "inline"
 }
 
 func colorHex(c *scenegraph.Color) string {
