@@ -210,8 +210,10 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	prog.finish()
 	if ownWorkers && ferr == nil {
 		// Results are published just before each workflow closes; let the
-		// local workers close them before the embedded stack stops.
-		workers.AwaitClosed(ctx, conn.Temporal, jobs, 15*time.Second)
+		// local workers close them before the embedded stack stops. A deck
+		// resumed after a kill closes only once the dead worker's sticky
+		// task has timed out, which on a loaded machine took over 15 s.
+		workers.AwaitClosed(ctx, conn.Temporal, jobs, time.Minute)
 	}
 	sum, err := workers.Summarize(context.WithoutCancel(ctx), conn.Store, st, outDir)
 	if err != nil {
