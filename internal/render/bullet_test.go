@@ -39,6 +39,13 @@ func TestBulletSizeAndColor(t *testing.T) {
 	if len(sr.Errors) != 0 {
 		t.Fatalf("errors: %v", sr.Errors)
 	}
+	// A bullet is not a text run: the smallest font and the contrast are
+	// the text's (40 px black on white), not the 20 px red bullet's.
+	for _, id := range []string{"plain", "small"} {
+		if m := sr.Nodes[id]; m.MinFontSize != 40 || m.Contrast < 20 {
+			t.Errorf("%s: min font %g px, contrast %g; want the text's 40 px and 21:1", id, m.MinFontSize, m.Contrast)
+		}
+	}
 	img := decodePNG(t, sr.PNG)
 	dark := func(x, y int) bool { c := pixel(img, x, y); return c.R < 80 && c.G < 80 && c.B < 80 }
 	isRed := func(x, y int) bool { c := pixel(img, x, y); return c.R > 200 && c.G < 60 && c.B < 60 }

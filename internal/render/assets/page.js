@@ -151,7 +151,7 @@
         const runs = [];
         let minFont = Infinity;
         for (const sp of tx.querySelectorAll('span')) {
-          if (!sp.textContent.trim() || sp.classList.contains('bu')) continue;
+          if (!sp.textContent.trim() || sp.closest('.bu')) continue; // bullets (and their sized inner span) are not runs
           const s = getComputedStyle(sp);
           const size = parseFloat(s.fontSize);
           minFont = Math.min(minFont, size);
