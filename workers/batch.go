@@ -25,6 +25,9 @@ type Job struct {
 	Key     string // subject-safe deck key, unique in the batch
 	Path    string
 	Request *acev1.EditRequest
+	// ImportErr is why the deck could not be read; such a job is reported
+	// failed with that reason and never published (the batch goes on).
+	ImportErr error
 }
 
 // Edit is what a batch does to every deck: an instruction or a recipe.
@@ -60,18 +63,6 @@ func PrepareJobs(ctx context.Context, s store.Store, batch string, paths []strin
 	jobs := make([]Job, 0, len(paths))
 	seen := map[string]int{}
 	for _, p := range paths {
-		d, blobs, err := deckio.Load(p)
-		if err != nil {
-			return "", nil, fmt.Errorf("deck %s: %w", p, err)
-		}
-		if err := store.PutBlobs(ctx, s, blobs); err != nil {
-			return "", nil, fmt.Errorf("deck %s: store images: %w", p, err)
-		}
-		ref, err := store.PutDeck(ctx, s, d)
-		if err != nil {
-			return "", nil, fmt.Errorf("deck %s: store snapshot: %w", p, err)
-		}
-		fmt.Fprintf(h, "%s\x00", ref)
 		key := acev1.Token(strings.TrimSuffix(filepath.Base(p), filepath.Ext(p)))
 		if n := seen[key]; n > 0 {
 			seen[key]++
@@ -79,9 +70,18 @@ func PrepareJobs(ctx context.Context, s store.Store, batch string, paths []strin
 		} else {
 			seen[key] = 1
 		}
-		jobs = append(jobs, Job{Key: key, Path: p, Request: &acev1.EditRequest{
-			DeckName: filepath.Base(p), DeckRef: ref, Instruction: e.Instruction, RecipeRef: recipeRef,
-			RecipePath: e.RecipePath, Options: e.Options, ExportFormat: e.Format}})
+		req := &acev1.EditRequest{DeckName: filepath.Base(p), Instruction: e.Instruction, RecipeRef: recipeRef,
+			RecipePath: e.RecipePath, Options: e.Options, ExportFormat: e.Format}
+		ref, err := putDeck(ctx, s, p)
+		if err != nil {
+			// One unreadable deck is reported, not fatal to the batch.
+			fmt.Fprintf(h, "unreadable\x00%s\x00", p)
+			jobs = append(jobs, Job{Key: key, Path: p, Request: req, ImportErr: err})
+			continue
+		}
+		fmt.Fprintf(h, "%s\x00", ref)
+		req.DeckRef = ref
+		jobs = append(jobs, Job{Key: key, Path: p, Request: req})
 	}
 	if batch == "" {
 		batch = "b" + hex.EncodeToString(h.Sum(nil))[:12]
@@ -94,16 +94,42 @@ func PrepareJobs(ctx context.Context, s store.Store, batch string, paths []strin
 	return batch, jobs, nil
 }
 
+// putDeck imports the deck at path and stores its images and snapshot,
+// returning the snapshot ref.
+func putDeck(ctx context.Context, s store.Store, path string) (string, error) {
+	d, blobs, err := deckio.Load(path)
+	if err != nil {
+		return "", err
+	}
+	if err := store.PutBlobs(ctx, s, blobs); err != nil {
+		return "", fmt.Errorf("store images: %w", err)
+	}
+	ref, err := store.PutDeck(ctx, s, d)
+	if err != nil {
+		return "", fmt.Errorf("store snapshot: %w", err)
+	}
+	return ref, nil
+}
+
 // Submit publishes one BatchJob per deck on ACE_JOBS (Nats-Msg-Id
 // "<batch>:<deck>": a republished job inside the duplicate window is
 // dropped by the stream, after it by the dispatcher) and a QUEUED event
-// per deck on ACE_EVENTS, which `ace batch status` counts.
+// per deck on ACE_EVENTS, which `ace batch status` counts. A deck that
+// could not be read gets a FAILED event with the reason instead of a job.
 func Submit(ctx context.Context, js jetstream.JetStream, batch string, jobs []Job) error {
 	now := time.Now().UnixMilli()
 	for _, j := range jobs {
 		ev := &acev1.Progress{BatchId: batch, DeckKey: j.Key, JobId: j.Request.JobId, Phase: acev1.Phase_PHASE_QUEUED,
 			Message: j.Path}
 		publishEvent(ctx, js, ev, "queued")
+		if j.ImportErr != nil {
+			publishEvent(ctx, js, &acev1.Progress{BatchId: batch, DeckKey: j.Key, JobId: j.Request.JobId,
+				Phase: acev1.Phase_PHASE_FAILED, Message: j.ImportErr.Error(),
+				Result: &acev1.EditResult{JobId: j.Request.JobId, BatchId: batch, DeckName: j.Request.DeckName,
+					Status: acev1.EditStatus_EDIT_STATUS_FAILED, Outcome: "failed",
+					Reason: "could not read the deck: " + j.ImportErr.Error()}}, "unreadable")
+			continue
+		}
 		data, err := proto.Marshal(&acev1.BatchJob{BatchId: batch, DeckKey: j.Key, SourcePath: j.Path,
 			Request: j.Request, PublishedUnixMs: now})
 		if err != nil {
@@ -268,6 +294,8 @@ func AwaitClosed(ctx context.Context, c client.Client, jobs []Job, timeout time.
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	for _, j := range jobs {
-		_ = c.GetWorkflow(ctx, j.Request.JobId, "").Get(ctx, nil)
+		if j.ImportErr == nil {
+			_ = c.GetWorkflow(ctx, j.Request.JobId, "").Get(ctx, nil)
+		}
 	}
 }

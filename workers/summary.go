@@ -47,6 +47,11 @@ type Summary struct {
 func Summarize(ctx context.Context, s store.Store, st *State, outDir string) (*Summary, error) {
 	sum := &Summary{Batch: st.Batch, Decks: len(st.Decks)}
 	var last int64
+	used := map[string]bool{} // output names taken, so two decks never share a file
+	var sources []string
+	for _, d := range st.Decks {
+		sources = append(sources, d.Path)
+	}
 	for _, k := range st.Keys() {
 		d := st.Decks[k]
 		row := SummaryRow{Deck: k, Source: d.Path, Status: "pending"}
@@ -72,13 +77,14 @@ func Summarize(ctx context.Context, s store.Store, st *State, outDir string) (*S
 				if err != nil {
 					return sum, fmt.Errorf("deck %s: exported file %s: %w", k, r.ExportRef, err)
 				}
-				name := strings.TrimSuffix(r.DeckName, filepath.Ext(r.DeckName))
-				if name == "" {
-					name = k
-				}
-				row.Output = filepath.Join(outDir, name+"."+r.ExportFormat)
-				if err := os.WriteFile(row.Output, data, 0o644); err != nil {
-					return sum, err
+				out := outputPath(outDir, r.DeckName, k, r.ExportFormat, used)
+				if src := sameAsAny(out, sources); src != "" {
+					row.Reason = strings.TrimSpace(row.Reason + " (not written: " + out + " is the original deck " + src + "; choose another output folder)")
+				} else {
+					if err := os.WriteFile(out, data, 0o644); err != nil {
+						return sum, err
+					}
+					row.Output = out
 				}
 			}
 		} else if d.Phase == acev1.Phase_PHASE_FAILED {
@@ -98,6 +104,36 @@ func Summarize(ctx context.Context, s store.Store, st *State, outDir string) (*S
 		sum.DurationMS = last - st.Started
 	}
 	return sum, nil
+}
+
+// outputPath is where a finished deck is written: its file name with the
+// export extension, or its unique deck key when another deck of the batch
+// already took that name (two "report.pptx" from different folders).
+func outputPath(outDir, deckName, key, format string, used map[string]bool) string {
+	name := strings.TrimSuffix(deckName, filepath.Ext(deckName))
+	if name == "" || used[name] {
+		name = key
+	}
+	for i := 2; used[name]; i++ {
+		name = fmt.Sprintf("%s-%d", key, i)
+	}
+	used[name] = true
+	return filepath.Join(outDir, name+"."+format)
+}
+
+// sameAsAny returns the path in paths that names the same existing file as
+// a, or "".
+func sameAsAny(a string, paths []string) string {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return ""
+	}
+	for _, p := range paths {
+		if sp, err := os.Stat(p); err == nil && os.SameFile(sa, sp) {
+			return p
+		}
+	}
+	return ""
 }
 
 // WriteFiles writes summary.json and summary.txt into dir (the HTML

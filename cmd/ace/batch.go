@@ -131,6 +131,45 @@ Exit codes: 0 every deck met its goal, 1 a deck failed, 2 bad input,
 	rootCmd.AddCommand(cmd)
 }
 
+// instructionSteps names the steps of the recipe (YAML data) that are
+// instructions for the agent ("step 2 (line 5)").
+func instructionSteps(path string, data []byte) []string {
+	if data == nil {
+		return nil
+	}
+	r, err := recipe.Parse(path, data)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for i, st := range r.Steps {
+		if st.Instruction != "" {
+			out = append(out, fmt.Sprintf("step %d (line %d)", i+1, st.Pos.Line))
+		}
+	}
+	return out
+}
+
+// checkOutDir refuses an output folder that holds one of the decks: the
+// edited copies would replace the originals, which ACE never modifies.
+func checkOutDir(outDir string, paths []string) error {
+	out, err := filepath.Abs(outDir)
+	if err != nil {
+		return badInput(fmt.Errorf("output directory %s: %w", outDir, err))
+	}
+	outInfo, err := os.Stat(out)
+	if err != nil {
+		return nil // not there yet: it holds no deck
+	}
+	for _, p := range paths {
+		dir, err := os.Stat(filepath.Dir(p))
+		if err == nil && os.SameFile(dir, outInfo) {
+			return badInput(fmt.Errorf("output directory %s holds the deck %s: the edited copy would replace the original; pass another -o", outDir, p))
+		}
+	}
+	return nil
+}
+
 // expandDecks turns arguments (files, globs, .txt manifests) into paths.
 func expandDecks(args []string) ([]string, error) {
 	var out []string
@@ -171,8 +210,20 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 		return err
 	}
 	defer conn.Close()
+	if err := checkOutDir(outDir, paths); err != nil {
+		return err
+	}
 	ownWorkers := !noWorkers && conn.Stack != nil && conn.Stack.Owned
 	if ownWorkers {
+		if agentSteps := instructionSteps(edit.RecipePath, edit.RecipeData); len(agentSteps) > 0 {
+			// A recipe step for the agent would be skipped on every deck.
+			if cfg, err := llm.ConfigFromEnv(); err == nil {
+				if c, err := llm.New(cfg); err == nil && !c.HasModel(llm.RoleAgent) {
+					_, why := c.Model(llm.RoleAgent)
+					return badInput(fmt.Errorf("recipe %s: %s is an instruction for the agent and needs a model (%v); configure one or remove the step", edit.RecipePath, agentSteps[0], why))
+				}
+			}
+		}
 		if edit.Instruction != "" {
 			// The workers are ours: without a model every deck would fail
 			// the same way, so say it once, before publishing anything.
@@ -192,6 +243,18 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	batch, jobs, err := workers.PrepareJobs(ctx, conn.Store, batchID, paths, edit)
 	if err != nil {
 		return badInput(err)
+	}
+	var unreadable []string
+	for _, j := range jobs {
+		if j.ImportErr != nil {
+			unreadable = append(unreadable, fmt.Sprintf("deck %s: %v", j.Path, j.ImportErr))
+		}
+	}
+	if len(unreadable) == len(jobs) {
+		return badInput(fmt.Errorf("no deck could be read:\n  %s", strings.Join(unreadable, "\n  ")))
+	}
+	for _, u := range unreadable {
+		fmt.Fprintf(os.Stderr, "%s\n  (reported as failed; the batch goes on with the other decks)\n", u)
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return badInput(fmt.Errorf("output directory: %w", err))
@@ -222,7 +285,7 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	if err := sum.WriteFiles(outDir); err != nil {
 		return err
 	}
-	if index, err := writeBatchReport(context.WithoutCancel(ctx), conn.Store, st, outDir, edit.Instruction, edit.RecipePath, edit.RecipeData); err != nil {
+	if index, err := writeBatchReport(context.WithoutCancel(ctx), conn.Store, st, sum, outDir, edit.Instruction, edit.RecipePath, edit.RecipeData); err != nil {
 		fmt.Fprintf(os.Stderr, "batch %s: the HTML report could not be written: %v\n", batch, err)
 	} else {
 		fmt.Fprintf(os.Stderr, "batch %s: edited decks and report in %s (open %s)\n", batch, outDir, index)

@@ -45,7 +45,7 @@ ace batch writes the same report when it finishes.`,
 			if len(st.Decks) == 0 {
 				return badInput(fmt.Errorf("no events for batch %q in %s (wrong id, or another ACE_DATA_DIR / ACE_NATS_URL?)", args[0], conn.NATSURL))
 			}
-			index, err := writeBatchReport(ctx, conn.Store, st, outDir, "", "", nil)
+			index, err := writeBatchReport(ctx, conn.Store, st, nil, outDir, "", "", nil)
 			if err != nil {
 				return err
 			}
@@ -59,7 +59,7 @@ ace batch writes the same report when it finishes.`,
 
 // writeBatchReport renders the before/after pictures of every finished deck
 // and writes the batch's HTML report into dir.
-func writeBatchReport(ctx context.Context, s store.Store, st *workers.State, dir, instruction, recipePath string, recipeData []byte) (string, error) {
+func writeBatchReport(ctx context.Context, s store.Store, st *workers.State, sum *workers.Summary, dir, instruction, recipePath string, recipeData []byte) (string, error) {
 	recipeName := ""
 	var rcp *recipe.Recipe
 	if len(recipeData) > 0 {
@@ -77,14 +77,23 @@ func writeBatchReport(ctx context.Context, s store.Store, st *workers.State, dir
 	defer pool.Close()
 	keys := st.Keys()
 	results := map[string]*acev1.EditResult{}
+	// The edited decks: where Summarize wrote them (ace batch), else
+	// files of the deck's name already in dir (ace report).
 	outputs := map[string]string{}
+	if sum != nil {
+		for _, r := range sum.Rows {
+			if r.Output != "" {
+				outputs[r.Deck] = r.Output
+			}
+		}
+	}
 	var last int64
 	for _, k := range keys {
 		d := st.Decks[k]
 		if d.Result != nil {
 			results[k] = d.Result
 		}
-		if d.Result != nil && d.Result.ExportFormat != "" {
+		if sum == nil && d.Result != nil && d.Result.ExportFormat != "" {
 			if p := filepath.Join(dir, trimExt(d.Result.DeckName)+"."+d.Result.ExportFormat); exists(p) {
 				outputs[k] = p
 			}
