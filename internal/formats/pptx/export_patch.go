@@ -138,7 +138,7 @@ func (ex *exporter) cleanRels(part string, data []byte) error {
 func (ex *exporter) patchTree(si *slideInfo, w *writer, container *xnode, kids []*sg.Node, m emuMap, used map[*xnode]bool) {
 	var slots []int
 	for i, k := range container.kids {
-		if k.kind == kElem && k.ns == nsP && shapeTags[k.local] {
+		if k.kind == kElem && (k.ns == nsP && shapeTags[k.local] || ex.im.equations[k]) {
 			slots = append(slots, i)
 		}
 	}
@@ -234,6 +234,9 @@ func jsonOf(v any) string { b, _ := json.Marshal(v); return string(b) }
 func (ex *exporter) patchShape(si *slideInfo, w *writer, info *shapeInfo, n *sg.Node, used map[*xnode]bool) *xnode {
 	o := info.node
 	e := info.elem
+	if info.kind == "math" {
+		return ex.patchMath(w, info, n)
+	}
 	kindOK := map[string][]sg.NodeType{
 		"sp":           {sg.TypeRectangle, sg.TypeEllipse, sg.TypeVector, sg.TypeText, sg.TypeLine},
 		"pic":          {sg.TypeImage, sg.TypeRectangle},

@@ -84,9 +84,12 @@ type importer struct {
 	bySlide  map[string]*slideInfo // slide part -> info
 	media    map[string]string     // media part -> asset ref
 	shapes   map[string]*shapeInfo // node id -> element, for export
-	sldIDs   map[string]string     // p:sldId/@id -> slide node id
-	themeOf  map[string]*theme
-	warnSeen map[string]bool
+	// equations are the mc:AlternateContent elements imported as MATH
+	// nodes (mathShape); export treats them as shape slots.
+	equations map[*xnode]bool
+	sldIDs    map[string]string // p:sldId/@id -> slide node id
+	themeOf   map[string]*theme
+	warnSeen  map[string]bool
 	// only, when set, names the slide parts to import in full; the others
 	// get a stub (export needs nothing of a slide it copies unchanged).
 	only map[string]bool
@@ -168,7 +171,7 @@ func newImporter(data []byte, name string, lim Limits) (*importer, error) {
 	im := &importer{
 		p: p, name: name, blobs: sg.Blobs{},
 		masters: map[string]*master{}, layouts: map[string]*layout{}, bySlide: map[string]*slideInfo{},
-		media: map[string]string{}, shapes: map[string]*shapeInfo{}, sldIDs: map[string]string{},
+		media: map[string]string{}, shapes: map[string]*shapeInfo{}, equations: map[*xnode]bool{}, sldIDs: map[string]string{},
 		themeOf: map[string]*theme{}, warnSeen: map[string]bool{},
 	}
 	ref := im.blobs.Put(data)

@@ -26,8 +26,9 @@ type shapeCtx struct {
 }
 
 // tree imports the shape elements of a p:spTree or p:grpSp in z-order
-// (back to front). Elements ACE does not model (p:contentPart,
-// mc:AlternateContent, ...) are skipped here and kept in place by export.
+// (back to front). Elements ACE does not model (p:contentPart, an
+// mc:AlternateContent that is not an equation, ...) are skipped here and
+// kept in place by export.
 func (c *shapeCtx) tree(container *xnode, m emuMap, slideID string) []*sg.Node {
 	var out []*sg.Node
 	for _, e := range container.elems() {
@@ -44,7 +45,9 @@ func (c *shapeCtx) tree(container *xnode, m emuMap, slideID string) []*sg.Node {
 		case e.is(nsP, "cxnSp"):
 			n = c.connector(e, m, slideID)
 		case e.is(nsMC, "AlternateContent"):
-			c.im.warn(c.part, "mc:AlternateContent in the shape tree kept as is, not modelled")
+			if n = c.mathShape(e, m, slideID); n == nil {
+				c.im.warn(c.part, "mc:AlternateContent in the shape tree kept as is, not modelled")
+			}
 		case e.local == "nvGrpSpPr" || e.local == "grpSpPr" || e.local == "extLst":
 		default:
 			c.im.warn(c.part, "element <%s> in the shape tree kept as is, not modelled", qname(e.prefix, e.local))
