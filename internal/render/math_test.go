@@ -163,3 +163,24 @@ func TestMathDisplayAndInlineStyle(t *testing.T) {
 		t.Errorf("data-display / mjx-container display = %q, want inline then display", attrs)
 	}
 }
+
+// The LaTeX the PPTX importer writes for OMML (formats/pptx ommlLaTeX)
+// typesets with the vendored MathJax and its package set: every construct
+// it emits renders without an error.
+func TestMathTypesetsImportedOMMLConstructs(t *testing.T) {
+	for i, latex := range []string{
+		`x=\frac{-b\pm \sqrt{{b}^{2}-4ac}}{2a}`,
+		`{a}/{b} + \genfrac{}{}{0pt}{}{n}{k}`,
+		`\sum _{i=1}^{n}{{x}_{i}} \int \limits_{0}^{\infty}{f} \mathop{⨁}_{k}{V}`,
+		`\sqrt[3]{\alpha}\left[ a \mid b \right]\left\{ 50\% \right. \left\langle u \right\rangle`,
+		`\sin{\theta}\operatorname{sgn}{x}\hat{v}\overline{z}\underline{w}\boxed{E}`,
+		`\begin{matrix}1 & 0 \\ 0 & 1\end{matrix}\lim_{n\rightarrow \infty} \underset{x}{\max} \overset{!}{=}`,
+		`\overbrace{a+b}\underbrace{c}\xrightarrow{f}\xleftarrow{g} {}_{1}^{2}{X}`,
+		`\begin{gathered}a=b \\ c=d\end{gathered} \mathbb{R}^{\circ}`,
+	} {
+		sr := renderOne(t, deck(mathNode("m", 50, 50, 1000, 300, latex, 32)), nil, false)
+		if len(sr.Errors) != 0 || sr.Nodes["m"].TextBounds == nil {
+			t.Errorf("construct %d %s: errors %v", i, latex, sr.Errors)
+		}
+	}
+}
