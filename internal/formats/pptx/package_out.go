@@ -208,9 +208,74 @@ func (o *outPkg) contentTypes() error {
 	return nil
 }
 
+// dropOrphans deletes the parts the edit left unreferenced: parts reachable
+// from the package relationships (_rels/.rels) in the original but not any
+// more, with their own relationships. A replaced chart, picture or embedded
+// workbook would otherwise stay in the file with the old data and colours,
+// invisible in PowerPoint yet readable by anyone who unzips the deck. Parts
+// that were already unreferenced in the original are kept as they were
+// (ECMA-376 Part 2 §9: a package's parts are found through relationships).
+func (o *outPkg) dropOrphans() error {
+	was, err := o.reachable(func(part string) ([]rel, error) { return o.orig.relsOf(part) })
+	if err != nil {
+		return err
+	}
+	now, err := o.reachable(func(part string) ([]rel, error) {
+		if o.deleted[part] {
+			return nil, nil
+		}
+		if r, ok := o.rels[part]; ok {
+			return r.live(), nil
+		}
+		if o.orig.has(part) || part == "" {
+			return o.orig.relsOf(part)
+		}
+		return nil, nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, part := range sortedKeys(was) {
+		if now[part] || o.deleted[part] || !o.exists(part) {
+			continue
+		}
+		o.del(part)
+		if rp := relsPart(part); o.exists(rp) {
+			o.del(rp)
+		}
+	}
+	return nil
+}
+
+// reachable walks internal relationships from the package root and returns
+// every part name reached.
+func (o *outPkg) reachable(relsOf func(part string) ([]rel, error)) (map[string]bool, error) {
+	seen := map[string]bool{}
+	queue := []string{""}
+	for len(queue) > 0 {
+		part := queue[0]
+		queue = queue[1:]
+		rels, err := relsOf(part)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rels {
+			if r.External || seen[r.Target] {
+				continue
+			}
+			seen[r.Target] = true
+			queue = append(queue, r.Target)
+		}
+	}
+	return seen, nil
+}
+
 // write produces the zip. Parts nobody changed are copied with their
 // original compressed bytes.
 func (o *outPkg) write() ([]byte, error) {
+	if err := o.dropOrphans(); err != nil {
+		return nil, err
+	}
 	for _, part := range sortedKeys(o.rels) { // sorted: the zip's part order must not depend on map order
 		r := o.rels[part]
 		if r.changed() && !o.deleted[part] {

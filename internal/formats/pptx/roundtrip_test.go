@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"path"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -142,4 +144,26 @@ func TestRoundTripLibreOffice(t *testing.T) {
 			t.Errorf("page counts differ: %s %d, %s %d", name, n, exp, pages[exp])
 		}
 	}
+}
+
+// relUsers maps each part a package's relationships point at to the parts
+// whose relationships do (the package itself is "").
+func relUsers(parts map[string][]byte) map[string][]string {
+	re := regexp.MustCompile(`<Relationship [^>]*?Target="([^"]+)"[^>]*?/?>`)
+	out := map[string][]string{}
+	for name, b := range parts {
+		if !strings.HasSuffix(name, ".rels") {
+			continue
+		}
+		dir, file := path.Split(name)
+		source := strings.TrimSuffix(strings.TrimSuffix(dir, "_rels/")+strings.TrimSuffix(file, ".rels"), "/")
+		for _, m := range re.FindAllSubmatch(b, -1) {
+			if bytes.Contains(m[0], []byte(`TargetMode="External"`)) {
+				continue
+			}
+			target := resolveTarget(source, string(m[1]))
+			out[target] = append(out[target], source)
+		}
+	}
+	return out
 }
