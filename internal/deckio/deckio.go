@@ -7,16 +7,19 @@ package deckio
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/acecanvas/ace/internal/formats/figma"
 	"github.com/acecanvas/ace/internal/formats/pptx"
 	sg "github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/store"
 )
 
 // Format names a deck file format.
@@ -87,13 +90,96 @@ func Decode(name string, data []byte) (*sg.Deck, sg.Blobs, error) {
 	}
 }
 
-// Load reads and imports a deck file.
+// AssetsDir is where a scene-graph .json deck keeps its pictures and, for a
+// deck imported from .pptx, the original package: the folder beside it
+// named like the file with .assets for the extension (deck.json ->
+// deck.assets), a content-addressed store (internal/store.FS).
+func AssetsDir(path string) string {
+	return strings.TrimSuffix(path, filepath.Ext(path)) + ".assets"
+}
+
+// referenced lists the asset refs a deck needs: its asset table and the
+// original file it was imported from.
+func referenced(d *sg.Deck) []string {
+	refs := make([]string, 0, len(d.Assets)+1)
+	for ref := range d.Assets {
+		refs = append(refs, ref)
+	}
+	if d.Source != nil && d.Source.Ref != "" {
+		refs = append(refs, d.Source.Ref)
+	}
+	sort.Strings(refs)
+	return refs
+}
+
+// loadAssets reads the assets a scene-graph deck references from its
+// AssetsDir, when there is one; refs it lacks are left out.
+func loadAssets(path string, d *sg.Deck) (sg.Blobs, error) {
+	blobs := sg.Blobs{}
+	dir := AssetsDir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return blobs, nil
+	}
+	fs, err := store.NewFS(dir)
+	if err != nil {
+		return nil, fmt.Errorf("asset folder %s: %w", dir, err)
+	}
+	ctx := context.Background()
+	for _, ref := range referenced(d) {
+		if ok, _ := fs.Has(ctx, ref); !ok {
+			continue
+		}
+		b, err := fs.Get(ctx, ref)
+		if err != nil {
+			return nil, fmt.Errorf("asset folder %s: %w", dir, err)
+		}
+		blobs[ref] = b
+	}
+	return blobs, nil
+}
+
+// saveAssets writes the assets a deck references, as far as assets has
+// them, into the AssetsDir of path.
+func saveAssets(path string, d *sg.Deck, assets sg.AssetSource) error {
+	if assets == nil {
+		return nil
+	}
+	var fs *store.FS
+	ctx := context.Background()
+	for _, ref := range referenced(d) {
+		b, err := assets.AssetBytes(ref)
+		if err != nil {
+			continue // not available: the deck keeps its reference
+		}
+		if fs == nil {
+			if fs, err = store.NewFS(AssetsDir(path)); err != nil {
+				return fmt.Errorf("asset folder %s: %w", AssetsDir(path), err)
+			}
+		}
+		if _, err := fs.Put(ctx, b); err != nil {
+			return fmt.Errorf("asset folder %s: %w", AssetsDir(path), err)
+		}
+	}
+	return nil
+}
+
+// Load reads and imports a deck file. A scene-graph .json deck gets its
+// pictures (and original .pptx) from its AssetsDir when there is one.
 func Load(path string) (*sg.Deck, sg.Blobs, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read deck: %w", err)
 	}
-	return Decode(path, data)
+	d, blobs, err := Decode(path, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f, _ := Detect(path, data); f == SceneJSON {
+		if blobs, err = loadAssets(path, d); err != nil {
+			return nil, nil, err
+		}
+	}
+	return d, blobs, nil
 }
 
 // Encode exports a deck in the format named by the file extension of name
@@ -112,7 +198,8 @@ func Encode(name string, d *sg.Deck, assets sg.AssetSource) ([]byte, error) {
 // it, so a crash never leaves a half-written deck and an existing file is
 // replaced only by a complete one. It refuses to overwrite the file the
 // deck was imported from (the original is never modified in place) unless
-// overwrite is set.
+// overwrite is set. A .json deck's pictures (and original .pptx) go to its
+// AssetsDir, so the deck can be loaded, rendered and exported again.
 func Save(path string, d *sg.Deck, assets sg.AssetSource, overwrite bool) error {
 	b, err := Encode(path, d, assets)
 	if err != nil {
@@ -148,6 +235,9 @@ func Save(path string, d *sg.Deck, assets sg.AssetSource, overwrite bool) error 
 	if werr != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("write %s: %w", path, werr)
+	}
+	if strings.EqualFold(filepath.Ext(path), ".json") {
+		return saveAssets(path, d, assets)
 	}
 	return nil
 }

@@ -91,3 +91,43 @@ func TestBadInputNamesTheFile(t *testing.T) {
 		t.Fatalf("bad json: %v", err)
 	}
 }
+
+// A deck saved as scene-graph .json keeps its pictures and its original
+// .pptx in deck.assets beside it, and loads with them: it renders with its
+// images and exports back to .pptx.
+func TestJSONDeckKeepsItsAssetsBesideIt(t *testing.T) {
+	d, blobs, err := Load("../../testdata/decks/northwind-qbr.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Assets) == 0 || d.Source == nil || d.Source.Ref == "" {
+		t.Fatal("the demo deck has no pictures or no source; it changed?")
+	}
+	out := filepath.Join(t.TempDir(), "qbr.json")
+	if err := Save(out, d, blobs, false); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(AssetsDir(out)); err != nil || !st.IsDir() {
+		t.Fatalf("no asset folder beside %s: %v", out, err)
+	}
+	d2, blobs2, err := Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for ref := range d.Assets {
+		if _, ok := blobs2[ref]; !ok {
+			t.Errorf("picture %s missing after the .json round trip", ref[:12])
+		}
+	}
+	if _, ok := blobs2[d.Source.Ref]; !ok {
+		t.Error("original package missing after the .json round trip")
+	}
+	if _, err := Encode("back.pptx", d2, blobs2); err != nil {
+		t.Fatalf("the .json deck does not export to .pptx: %v", err)
+	}
+	// Without its folder the deck still loads (pictures are then missing).
+	os.RemoveAll(AssetsDir(out))
+	if _, b, err := Load(out); err != nil || len(b) != 0 {
+		t.Fatalf("without assets: %d blobs, %v", len(b), err)
+	}
+}

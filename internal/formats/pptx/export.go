@@ -60,7 +60,7 @@ func ExportDetailed(d *sg.Deck, assets sg.AssetSource) ([]byte, []Warning, error
 	if d.Source != nil && d.Source.Format == "pptx" && d.Source.Ref != "" && assets != nil {
 		b, err := assets.AssetBytes(d.Source.Ref)
 		if err != nil {
-			return nil, nil, fmt.Errorf("export %s: original .pptx not found (%v); keep the blobs Import returned in the asset store, or clear Deck.Source to write a fresh file", d.Name, err)
+			return nil, nil, fmt.Errorf("export %s: the original .pptx it was imported from is not available (%v): keep the deck's .assets folder beside its .json (ace convert and ace edit write one), or convert again from the .pptx", d.Name, err)
 		}
 		orig = b
 		name = d.Source.Name
