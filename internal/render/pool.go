@@ -27,7 +27,8 @@ type Options struct {
 	// Chromium is the browser binary. Empty: $ACE_CHROMIUM, then
 	// /usr/lib/chromium/chromium (the Debian package's real binary; its
 	// /usr/bin wrapper prints a shell warning), then chromium,
-	// chromium-browser, google-chrome on $PATH.
+	// chromium-browser, google-chrome on $PATH. A set $ACE_CHROMIUM that is
+	// not an executable file (or a name on $PATH) is an error naming it.
 	Chromium string
 	// Size is the number of browsers, one tab each. Measured on 2 cores:
 	// two browsers render 13 slides/s, two tabs in one browser 10 (one
@@ -50,17 +51,17 @@ func FindChromium(explicit string) (string, error) {
 		}
 		return "", fmt.Errorf("render: Chromium binary %q not found; give the path of an installed chromium", explicit)
 	}
-	cands := []string{os.Getenv("ACE_CHROMIUM"), "/usr/lib/chromium/chromium"}
-	for _, c := range cands {
-		if c == "" {
-			continue
+	// A set ACE_CHROMIUM is meant: a mistyped one is an error naming it,
+	// never a silent fall back to another browser.
+	if env := os.Getenv("ACE_CHROMIUM"); env != "" {
+		p, err := checkChromium(env)
+		if err != nil {
+			return "", fmt.Errorf("render: ACE_CHROMIUM=%s: %v; set ACE_CHROMIUM to the browser binary (e.g. /usr/lib/chromium/chromium) or unset it to search the defaults", env, err)
 		}
-		if st, err := os.Stat(c); err == nil && !st.IsDir() {
-			return c, nil
-		}
-		if p, err := exec.LookPath(c); err == nil {
-			return p, nil
-		}
+		return p, nil
+	}
+	if st, err := os.Stat("/usr/lib/chromium/chromium"); err == nil && !st.IsDir() {
+		return "/usr/lib/chromium/chromium", nil
 	}
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
 		if p, err := exec.LookPath(name); err == nil {
@@ -68,6 +69,30 @@ func FindChromium(explicit string) (string, error) {
 		}
 	}
 	return "", errors.New("render: no Chromium found: install the Debian package `chromium` (scripts/setup does) or set ACE_CHROMIUM to the browser binary")
+}
+
+// checkChromium resolves ACE_CHROMIUM's value: a path (it contains a "/")
+// must be an executable regular file; a bare name is looked up on $PATH.
+func checkChromium(v string) (string, error) {
+	if !strings.ContainsRune(v, '/') {
+		p, err := exec.LookPath(v)
+		if err != nil {
+			return "", fmt.Errorf("%q is not on $PATH", v)
+		}
+		return p, nil
+	}
+	st, err := os.Stat(v)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "", errors.New("no such file")
+	case err != nil:
+		return "", err
+	case st.IsDir():
+		return "", errors.New("is a directory, not the browser binary")
+	case st.Mode().Perm()&0o111 == 0:
+		return "", errors.New("is not executable (chmod +x, or point at the real binary)")
+	}
+	return v, nil
 }
 
 // Pool is a bounded set of headless Chromium tabs, each with the shell page
