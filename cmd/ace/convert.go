@@ -24,6 +24,7 @@ func init() {
 	var (
 		report    bool
 		assetsDir string
+		force     bool
 	)
 	cmd := &cobra.Command{
 		Use:   "convert IN OUT",
@@ -40,6 +41,8 @@ Asset bytes (pictures, and the original .pptx a scene graph was imported
 from) go to the content-addressed store in --assets (default OUT.assets for
 .json output, IN.assets for .json input), so "ace convert deck.pptx deck.json"
 followed by "ace convert deck.json out.pptx" round-trips.
+OUT must not be IN (the original is never modified) and is replaced only
+with --force.
 --report prints node counts by type, what was approximated, and the time taken.`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -47,10 +50,11 @@ followed by "ace convert deck.json out.pptx" round-trips.
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			return runConvert(ctx, cmd.OutOrStdout(), args[0], args[1], assetsDir, report)
+			return runConvert(ctx, cmd.OutOrStdout(), args[0], args[1], convertFlags{assetsDir: assetsDir, report: report, force: force})
 		},
 	}
 	cmd.Flags().BoolVar(&report, "report", false, "print node counts by type, approximation warnings and timings")
+	cmd.Flags().BoolVar(&force, "force", false, "replace OUT if it exists")
 	cmd.Flags().StringVar(&assetsDir, "assets", "", "asset store directory (default: OUT.assets or IN.assets next to the .json file)")
 	rootCmd.AddCommand(cmd)
 }
@@ -68,11 +72,28 @@ type convertReport struct {
 	OutBytes  int
 }
 
-func runConvert(ctx context.Context, stdout io.Writer, in, out, assetsDir string, report bool) error {
+// convertFlags are the options of `ace convert`.
+type convertFlags struct {
+	assetsDir string
+	report    bool
+	force     bool
+}
+
+func runConvert(ctx context.Context, stdout io.Writer, in, out string, f convertFlags) error {
+	assetsDir, report := f.assetsDir, f.report
 	rep := convertReport{In: in, Out: out}
+	if strings.HasSuffix(strings.ToLower(out), ".figma.json") {
+		return badInput(fmt.Errorf("convert: %s: Figma JSON is import only; write .pptx or an ACE scene-graph .json", out))
+	}
+	if err := checkDeckOutput("convert", "OUT", in, out, f.force); err != nil {
+		return err
+	}
 	data, err := os.ReadFile(in)
 	if err != nil {
-		return badInput(fmt.Errorf("convert: %w", err))
+		return badInput(fmt.Errorf("convert: %w", deckError(in, err)))
+	}
+	if len(data) == 0 {
+		return badInput(fmt.Errorf("convert: %s is empty (0 bytes): give a .pptx, an ACE scene-graph .json or a Figma REST .json deck", in))
 	}
 	t0 := time.Now()
 	var (
@@ -86,7 +107,7 @@ func runConvert(ctx context.Context, stdout io.Writer, in, out, assetsDir string
 		var warns []pptx.Warning
 		d, blobs, warns, err = pptx.ImportDetailed(data, filepath.Base(in), pptx.DefaultLimits)
 		if err != nil {
-			return badInput(fmt.Errorf("convert: %w", err))
+			return badInput(fmt.Errorf("convert: %w", deckError(in, err)))
 		}
 		for _, w := range warns {
 			rep.Warnings = append(rep.Warnings, "import: "+w.String())
@@ -102,7 +123,7 @@ func runConvert(ctx context.Context, stdout io.Writer, in, out, assetsDir string
 			var warns []string
 			d, blobs, warns, err = figma.ImportDetailed(data, figma.Options{Name: filepath.Base(in)})
 			if err != nil {
-				return badInput(fmt.Errorf("convert: %w", err))
+				return badInput(fmt.Errorf("convert: %w", deckError(in, err)))
 			}
 			for _, w := range warns {
 				rep.Warnings = append(rep.Warnings, "import: "+w)
@@ -111,7 +132,7 @@ func runConvert(ctx context.Context, stdout io.Writer, in, out, assetsDir string
 			rep.InFormat = "json"
 			d, err = scenegraph.Decode(data)
 			if err != nil {
-				return badInput(fmt.Errorf("convert: %s: %w", in, err))
+				return badInput(fmt.Errorf("convert: %w", deckError(in, err)))
 			}
 		}
 	default:
@@ -168,8 +189,8 @@ func runConvert(ctx context.Context, stdout io.Writer, in, out, assetsDir string
 	default:
 		return badInput(fmt.Errorf("convert: %s: unknown output format %q (want .pptx or .json)", out, outExt))
 	}
-	if err := os.WriteFile(out, outBytes, 0o644); err != nil {
-		return fmt.Errorf("convert: %w", err)
+	if err := writeFileMkdir(out, outBytes); err != nil {
+		return fmt.Errorf("convert: write %s: %w", out, err)
 	}
 	rep.Write = time.Since(t1)
 	rep.Slides = len(d.Slides)

@@ -46,7 +46,7 @@ func TestConvertRoundTrip(t *testing.T) {
 	}
 	js := filepath.Join(dir, "deck.json")
 	var rep bytes.Buffer
-	if err := runConvert(context.Background(), &rep, in, js, "", true); err != nil {
+	if err := runConvert(context.Background(), &rep, in, js, convertFlags{report: true}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"slides: 4", "SLIDE", "TEXT", "time: read"} {
@@ -58,7 +58,7 @@ func TestConvertRoundTrip(t *testing.T) {
 		t.Fatalf("assets not written next to the JSON: %v", err)
 	}
 	back := filepath.Join(dir, "back.pptx")
-	if err := runConvert(context.Background(), io.Discard, js, back, "", false); err != nil {
+	if err := runConvert(context.Background(), io.Discard, js, back, convertFlags{}); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := os.ReadFile(back)
@@ -68,10 +68,10 @@ func TestConvertRoundTrip(t *testing.T) {
 			t.Errorf("part %s differs after pptx -> json -> pptx", name)
 		}
 	}
-	if err := runConvert(context.Background(), io.Discard, js, filepath.Join(dir, "x.figma.json"), "", false); err == nil || !strings.Contains(err.Error(), "import only") {
+	if err := runConvert(context.Background(), io.Discard, js, filepath.Join(dir, "x.figma.json"), convertFlags{}); err == nil || !strings.Contains(err.Error(), "import only") {
 		t.Errorf("Figma output not refused: %v", err)
 	}
-	if err := runConvert(context.Background(), io.Discard, filepath.Join(dir, "missing.pptx"), js, "", false); err == nil {
+	if err := runConvert(context.Background(), io.Discard, filepath.Join(dir, "missing.pptx"), filepath.Join(dir, "new.json"), convertFlags{}); err == nil {
 		t.Error("missing input not reported")
 	}
 }
@@ -88,7 +88,7 @@ func TestConvertFigma(t *testing.T) {
 	}
 	var rep bytes.Buffer
 	out := filepath.Join(dir, "file.pptx")
-	if err := runConvert(context.Background(), &rep, in, out, "", true); err != nil {
+	if err := runConvert(context.Background(), &rep, in, out, convertFlags{report: true}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(rep.String(), "(figma)") {

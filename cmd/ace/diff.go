@@ -2,12 +2,10 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
-	"github.com/acecanvas/ace/internal/deckio"
 	"github.com/acecanvas/ace/internal/diff"
 )
 
@@ -37,13 +35,13 @@ Exit status: 0 (also when the decks differ), 2 when a deck cannot be read.`,
 }
 
 func runDiff(w io.Writer, originPath, currentPath string, jsonOut, noSnapshot bool) error {
-	origin, _, err := deckio.Load(originPath)
+	origin, _, err := loadDeck("diff", originPath)
 	if err != nil {
-		return badInput(fmt.Errorf("diff: %s: %w", originPath, err))
+		return err
 	}
-	current, _, err := deckio.Load(currentPath)
+	current, _, err := loadDeck("diff", currentPath)
 	if err != nil {
-		return badInput(fmt.Errorf("diff: %s: %w", currentPath, err))
+		return err
 	}
 	d := diff.Compute(origin, current)
 	if jsonOut {

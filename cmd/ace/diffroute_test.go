@@ -87,7 +87,7 @@ func TestRouteCommandReportsDecisionAndTokens(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.Decision.Mode != "MICRO_SPATIAL" || len(rep.Decision.TargetSlides) != 1 || rep.Decision.TargetSlides[0] != 4 {
+	if rep.Decision.Mode != "MICRO_SPATIAL" || len(rep.Decision.TargetSlides) != 1 || rep.Decision.TargetSlides[0] != 5 {
 		t.Fatalf("decision %+v", rep.Decision)
 	}
 	tok := map[string]modeTokens{}

@@ -86,7 +86,7 @@ modified; the result goes to OUT (default DECK.edited.EXT).`,
 			return runEdit(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
 		},
 	}
-	cmd.Flags().StringVarP(&f.instruction, "instruction", "i", "", "what to change, in natural language (required)")
+	cmd.Flags().StringVarP(&f.instruction, "instruction", "i", "", "what to change, in natural language (this, --recipe, or both)")
 	cmd.Flags().StringVar(&f.recipePath, "recipe", "", "a migration recipe (YAML) to apply instead of, or with, -i")
 	cmd.Flags().StringVarP(&f.out, "out", "o", "", "output deck path (.pptx or .json; default DECK.edited.EXT)")
 	cmd.Flags().StringVar(&f.recordPath, "record", "", "write the run record (iterations, calls, tokens, cost, timings) as JSON to this file")
@@ -137,19 +137,18 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 			return badInput(err)
 		}
 	}
-	d, blobs, err := deckio.Load(deckPath)
-	if err != nil {
-		return badInput(fmt.Errorf("edit: %s: %w", deckPath, err))
-	}
 	out := f.out
 	if out == "" {
 		// Figma JSON is import-only; its edit is written as ACE JSON.
 		out = strings.TrimSuffix(deckPath, filepath.Ext(deckPath)) + ".edited" + filepath.Ext(deckPath)
 	}
-	if !f.overwrite {
-		if _, err := os.Stat(out); err == nil {
-			return badInput(fmt.Errorf("edit: %s exists: pass another -o or --force", out))
-		}
+	// A bad output path is bad input, found before the edit runs.
+	if err := checkDeckOutput("edit", "-o", deckPath, out, f.overwrite); err != nil {
+		return err
+	}
+	d, blobs, err := loadDeck("edit", deckPath)
+	if err != nil {
+		return err
 	}
 
 	st := store.NewMemory()
@@ -185,10 +184,13 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 		Policy:        policy.Config{Tau: f.tau, MaxIterations: f.iterations},
 		MaxAgentTurns: f.maxTurns, VQ: f.vq,
 	})
+	// What the user asked for but did not get written: exit 1 at the end,
+	// after the deck itself is written.
+	var notWritten []string
 	if f.recordPath != "" && rec != nil {
 		b, _ := json.MarshalIndent(rec, "", "  ")
-		if err := os.WriteFile(f.recordPath, append(b, '\n'), 0o644); err != nil {
-			fmt.Fprintf(stderr, "ace: write record: %v\n", err)
+		if err := writeFileMkdir(f.recordPath, append(b, '\n')); err != nil {
+			notWritten = append(notWritten, fmt.Sprintf("the run record --record %s (%v)", f.recordPath, err))
 		}
 	}
 	if f.jsonOut {
@@ -199,6 +201,9 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 		printRecord(stdout, rec)
 	}
 	if runErr != nil {
+		for _, nw := range notWritten {
+			fmt.Fprintf(stderr, "ace: edit: not written: %s\n", nw)
+		}
 		if errors.Is(runErr, llm.ErrNoModel) || (recipeRef != "" && len(rec.Iterations) == 0) {
 			return badInput(runErr) // no model, or a recipe that does not parse
 		}
@@ -220,10 +225,17 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	}
 	if f.reportPath != "" {
 		if err := writeEditReport(ctx, f.reportPath, deckPath, out, d, steps, rec); err != nil {
-			fmt.Fprintf(stderr, "ace: report: %v\n", err)
+			notWritten = append(notWritten, fmt.Sprintf("the report --report %s (%v)", f.reportPath, err))
 		} else if !f.jsonOut {
 			fmt.Fprintf(stdout, "report %s\n", f.reportPath)
 		}
+	}
+	if len(notWritten) > 0 {
+		msg := "edit: not written: " + strings.Join(notWritten, "; ") + "; give a path in a writable directory and run again"
+		if rec.Outcome == "failed" {
+			msg = rec.Reason + "; " + msg
+		}
+		return errors.New(msg)
 	}
 	if rec.Outcome == "failed" {
 		return errors.New(rec.Reason)
@@ -368,7 +380,7 @@ func writeEditReport(ctx context.Context, path, deckPath, outPath string, origin
 	if err := report.WriteEdit(&buf, e); err != nil {
 		return err
 	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
+	return writeFileMkdir(path, buf.Bytes())
 }
 
 // reportOutcome maps the loop's outcome onto the report's vocabulary.
@@ -378,7 +390,7 @@ func reportOutcome(rec *runner.Record) string {
 		if rec.Final == rec.Origin {
 			return "unchanged"
 		}
-		return "succeeded"
+		return "applied" // the CLI's and ace batch's word for a kept change
 	case "gate_blocked", "expectation_failed":
 		return rec.Outcome
 	}
@@ -431,4 +443,13 @@ func slidePairs(ctx context.Context, steps *runner.Steps, rec *runner.Record, or
 		pairs = append(pairs, p)
 	}
 	return pairs, nil
+}
+
+// writeFileMkdir writes data to path (mode 0644), creating its missing
+// parent directories first.
+func writeFileMkdir(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
 }

@@ -8,7 +8,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 )
@@ -42,13 +45,73 @@ const (
 
 func badInput(err error) error { return &exitError{code: exitBadInput, err: err} }
 
-func main() {
-	if err := rootCmd.Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "ace:", err)
-		var ee *exitError
-		if errors.As(err, &ee) {
-			os.Exit(ee.code)
+// usageOnce installs the usage-error mapping on the whole command tree once.
+var usageOnce sync.Once
+
+// setupUsageErrors makes cobra's own input errors exit 2 like ours: a flag
+// that does not parse or is unknown (FlagErrorFunc, inherited by every
+// subcommand) and a wrong number of arguments (each command's Args
+// validator, wrapped). Unknown commands are caught in exitCode. It runs
+// after every file's init has registered its command.
+func setupUsageErrors() {
+	usageOnce.Do(func() {
+		rootCmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+			return badInput(fmt.Errorf("%s: %w (see '%s --help')", c.CommandPath(), err, c.CommandPath()))
+		})
+		var wrap func(c *cobra.Command)
+		wrap = func(c *cobra.Command) {
+			if v := c.Args; v != nil {
+				c.Args = func(c *cobra.Command, args []string) error {
+					if err := v(c, args); err != nil {
+						return badInput(fmt.Errorf("%s: %w; usage: %s (see '%s --help')", c.CommandPath(), err, c.UseLine(), c.CommandPath()))
+					}
+					return nil
+				}
+			}
+			for _, sub := range c.Commands() {
+				wrap(sub)
+			}
 		}
-		os.Exit(exitFailure)
+		wrap(rootCmd)
+	})
+}
+
+// exitCode maps an error from rootCmd.Execute onto the documented exit
+// codes: 0 ok, 1 failure, 2 bad input, 3 goal not met.
+func exitCode(err error) int {
+	if err == nil {
+		return 0
 	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return ee.code
+	}
+	// cobra reports a mistyped subcommand from Command.Find with this
+	// wording (cobra args.go legacyArgs) and no typed error.
+	if strings.HasPrefix(err.Error(), "unknown command ") {
+		return exitBadInput
+	}
+	return exitFailure
+}
+
+// execute runs the CLI with args and returns the process exit code,
+// printing the error to stderr.
+func execute(args []string, stdout, stderr io.Writer) int {
+	setupUsageErrors()
+	rootCmd.SetArgs(args)
+	rootCmd.SetOut(stdout)
+	rootCmd.SetErr(stderr)
+	err := rootCmd.Execute()
+	if err != nil {
+		msg := err.Error()
+		if exitCode(err) == exitBadInput && strings.HasPrefix(msg, "unknown command ") {
+			msg += "; run 'ace --help' for the commands"
+		}
+		fmt.Fprintln(stderr, "ace:", msg)
+	}
+	return exitCode(err)
+}
+
+func main() {
+	os.Exit(execute(os.Args[1:], os.Stdout, os.Stderr))
 }

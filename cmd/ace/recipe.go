@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/acecanvas/ace/internal/deckio"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/scenegraph"
@@ -35,9 +34,9 @@ modified and nothing is written. Recipes are documented in docs/recipes.md.`,
 			if err != nil {
 				return badInput(err)
 			}
-			d, _, err := deckio.Load(args[1])
+			d, _, err := loadDeck("recipe plan", args[1])
 			if err != nil {
-				return badInput(err)
+				return err
 			}
 			cfg, _ := llm.ConfigFromEnv()
 			added := scenegraph.Blobs{}

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,16 +23,27 @@ import (
 	"github.com/acecanvas/ace/internal/store"
 )
 
+// renderFlags are the options of `ace render`.
+type renderFlags struct {
+	outDir     string
+	slidesSpec string
+	scale      float64
+	contact    bool
+	assetsDir  string
+	browsers   int
+	timeout    time.Duration
+}
+
+// Limits of the render flags: the renderer refuses a PNG scale above 4
+// (internal/render Request.Scale), and more browsers than this only queue
+// for the cores (two browsers saturate 2 cores; internal/render Options.Size).
+const (
+	maxRenderScale = 4
+	maxBrowsers    = 16
+)
+
 func init() {
-	var (
-		outDir     string
-		slidesSpec string
-		scale      float64
-		contact    bool
-		assetsDir  string
-		poolSize   int
-		timeout    time.Duration
-	)
+	var f renderFlags
 	cmd := &cobra.Command{
 		Use:   "render DECK -o DIR",
 		Short: "Render a deck to PNGs, measured geometry and a layout-violations report",
@@ -42,48 +55,71 @@ Chromium and writes to DIR:
                       out_of_bounds, image_clipping, low_contrast, min_font_size)
   violations.txt      the same, one line each
   contact-sheet.png   all slides on one image (with --contact-sheet)
+Images of an earlier render in DIR (slide-NN.png, contact-sheet.png) are
+removed first, so DIR holds exactly the slides geometry.json describes.
 Chromium: $ACE_CHROMIUM or /usr/lib/chromium/chromium.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if outDir == "" {
-				return badInput(errors.New("render: -o DIR is required"))
-			}
 			ctx := cmd.Context()
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			d, assets, err := loadDeckForRender(ctx, args[0], assetsDir)
-			if err != nil {
-				return badInput(err)
-			}
-			idx, err := parseSlideSpec(slidesSpec, len(d.Slides))
-			if err != nil {
-				return badInput(err)
-			}
-			if err := os.MkdirAll(outDir, 0o755); err != nil {
-				return err
-			}
-			pool, err := render.NewPool(ctx, render.Options{Size: poolSize, Timeout: timeout})
-			if err != nil {
-				return err
-			}
-			defer pool.Close()
-			start := time.Now()
-			res, err := pool.Render(ctx, d, assets, render.Request{Slides: idx, Scale: scale, Images: true})
-			if err != nil {
-				return err
-			}
-			return writeRenderOutputs(cmd, outDir, res, contact, time.Since(start))
+			return runRender(ctx, cmd.OutOrStdout(), args[0], f)
 		},
 	}
-	cmd.Flags().StringVarP(&outDir, "out", "o", "", "output directory")
-	cmd.Flags().StringVar(&slidesSpec, "slides", "", "slides to render, 1-based: 1,3-5 (default all)")
-	cmd.Flags().Float64Var(&scale, "scale", 1, "PNG scale relative to the slide's px size")
-	cmd.Flags().BoolVar(&contact, "contact-sheet", false, "also write contact-sheet.png with every rendered slide")
-	cmd.Flags().StringVar(&assetsDir, "assets", "", "asset store directory for a .json deck's images (default DECK.assets beside it)")
-	cmd.Flags().IntVar(&poolSize, "browsers", 1, "browsers to render with in parallel")
-	cmd.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "time limit per slide")
+	cmd.Flags().StringVarP(&f.outDir, "out", "o", "", "output directory (created if missing)")
+	cmd.Flags().StringVar(&f.slidesSpec, "slides", "", "slides to render, 1-based: 1,3-5 (default all)")
+	cmd.Flags().Float64Var(&f.scale, "scale", 1, "PNG scale relative to the slide's px size, above 0 and at most 4")
+	cmd.Flags().BoolVar(&f.contact, "contact-sheet", false, "also write contact-sheet.png with every rendered slide")
+	cmd.Flags().StringVar(&f.assetsDir, "assets", "", "asset store directory for a .json deck's images (default DECK.assets beside it)")
+	cmd.Flags().IntVar(&f.browsers, "browsers", 1, fmt.Sprintf("browsers to render with in parallel, 1-%d", maxBrowsers))
+	cmd.Flags().DurationVar(&f.timeout, "timeout", 30*time.Second, "time limit per slide")
 	rootCmd.AddCommand(cmd)
+}
+
+// runRender checks every option and the deck before starting Chromium
+// (bad input exits 2), renders, and writes the outputs.
+func runRender(ctx context.Context, stdout io.Writer, deckPath string, f renderFlags) error {
+	if f.outDir == "" {
+		return badInput(errors.New("render: -o DIR is required"))
+	}
+	if !(f.scale > 0 && f.scale <= maxRenderScale) {
+		return badInput(fmt.Errorf("render: --scale %g: want a number above 0 and at most %d (1 = the slide's px size, 2 = twice the pixels per side)", f.scale, maxRenderScale))
+	}
+	if f.browsers < 1 || f.browsers > maxBrowsers {
+		return badInput(fmt.Errorf("render: --browsers %d: want 1-%d", f.browsers, maxBrowsers))
+	}
+	if f.timeout <= 0 {
+		return badInput(fmt.Errorf("render: --timeout %s: want a positive duration such as 30s", f.timeout))
+	}
+	if st, err := os.Stat(f.outDir); err == nil && !st.IsDir() {
+		return badInput(fmt.Errorf("render: -o %s is a file; give a directory (it is created if missing)", f.outDir))
+	}
+	d, assets, err := loadDeckForRender(ctx, deckPath, f.assetsDir)
+	if err != nil {
+		return badInput(err)
+	}
+	if side := max(d.Width, d.Height) * f.scale; side > 2*render.MaxSlideSide {
+		return badInput(fmt.Errorf("render: --scale %g makes a %gx%g px slide %g px wide; at most %d px per side: use a smaller --scale", f.scale, d.Width, d.Height, side, 2*render.MaxSlideSide))
+	}
+	idx, err := parseSlideSpec(f.slidesSpec, len(d.Slides))
+	if err != nil {
+		return badInput(err)
+	}
+	if err := os.MkdirAll(f.outDir, 0o755); err != nil {
+		return badInput(fmt.Errorf("render: -o %s: %w; give a directory that can be created", f.outDir, err))
+	}
+	pool, err := render.NewPool(ctx, render.Options{Size: f.browsers, Timeout: f.timeout})
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	start := time.Now()
+	res, err := pool.Render(ctx, d, assets, render.Request{Slides: idx, Scale: f.scale, Images: true})
+	if err != nil {
+		return err
+	}
+	return writeRenderOutputs(stdout, f.outDir, res, f.contact, time.Since(start))
 }
 
 // loadDeckForRender reads a .pptx through the importer, or a .json scene
@@ -92,14 +128,17 @@ Chromium: $ACE_CHROMIUM or /usr/lib/chromium/chromium.`,
 func loadDeckForRender(ctx context.Context, path, assetsDir string) (*scenegraph.Deck, scenegraph.AssetSource, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("render: reading deck: %w", err)
+		return nil, nil, fmt.Errorf("render: %w", deckError(path, err))
+	}
+	if len(data) == 0 {
+		return nil, nil, fmt.Errorf("render: %s is empty (0 bytes): give a .pptx, an ACE scene-graph .json or a Figma REST .json deck", path)
 	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".pptx":
 		// Render what PowerPoint shows: layout and master decorations too.
 		d, blobs, _, err := pptx.ImportWithOptions(data, filepath.Base(path), pptx.Options{Inherited: true})
 		if err != nil {
-			return nil, nil, fmt.Errorf("render: importing %s: %w", path, err)
+			return nil, nil, fmt.Errorf("render: %w", deckError(path, err))
 		}
 		return d, blobs, nil
 	case ".json":
@@ -156,8 +195,11 @@ func parseSlideSpec(spec string, n int) ([]int, error) {
 				return nil, fmt.Errorf("render: --slides %q: %q is not a range (use 3-5)", spec, part)
 			}
 		}
-		if a < 1 || b > n || a > b {
-			return nil, fmt.Errorf("render: --slides %q: %q is outside 1-%d", spec, part, n)
+		if a > b {
+			return nil, fmt.Errorf("render: --slides %q: %q is reversed; write %d-%d", spec, part, b, a)
+		}
+		if a < 1 || b > n {
+			return nil, fmt.Errorf("render: --slides %q: %q is outside 1-%d (the deck has %s)", spec, part, n, plural(n, "slide"))
 		}
 		for i := a; i <= b; i++ {
 			if !seen[i] {
@@ -170,7 +212,42 @@ func parseSlideSpec(spec string, n int) ([]int, error) {
 	return out, nil
 }
 
-func writeRenderOutputs(cmd *cobra.Command, dir string, res *render.Result, contact bool, took time.Duration) error {
+// staleImage matches the images ace render writes: slide-NN.png (NN is
+// 1-based, at least two digits) and contact-sheet.png.
+var staleImage = regexp.MustCompile(`^(slide-[0-9]{2,}|contact-sheet)\.png$`)
+
+// removeStaleImages deletes the images an earlier render left in dir and
+// returns how many; other files are never touched.
+func removeStaleImages(dir string) (int, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, e := range entries {
+		if e.Type().IsRegular() && staleImage.MatchString(e.Name()) {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				return n, fmt.Errorf("render: removing the earlier %s: %w", filepath.Join(dir, e.Name()), err)
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+// plural is "1 slide", "2 slides".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func writeRenderOutputs(stdout io.Writer, dir string, res *render.Result, contact bool, took time.Duration) error {
+	stale, err := removeStaleImages(dir)
+	if err != nil {
+		return err
+	}
 	var pngs [][]byte
 	for _, s := range res.Slides {
 		name := filepath.Join(dir, fmt.Sprintf("slide-%02d.png", s.Index+1))
@@ -223,10 +300,13 @@ func writeRenderOutputs(cmd *cobra.Command, dir string, res *render.Result, cont
 		kinds = append(kinds, fmt.Sprintf("%s %d", k, counts[k]))
 	}
 	sort.Strings(kinds)
-	fmt.Fprintf(cmd.OutOrStdout(), "rendered %d slides in %s to %s; %d violations", len(res.Slides), took.Round(time.Millisecond), dir, len(res.Violations))
+	fmt.Fprintf(stdout, "rendered %s in %s to %s; %s", plural(len(res.Slides), "slide"), took.Round(time.Millisecond), dir, plural(len(res.Violations), "violation"))
 	if len(kinds) > 0 {
-		fmt.Fprintf(cmd.OutOrStdout(), " (%s)", strings.Join(kinds, ", "))
+		fmt.Fprintf(stdout, " (%s)", strings.Join(kinds, ", "))
 	}
-	fmt.Fprintln(cmd.OutOrStdout())
+	fmt.Fprintln(stdout)
+	if stale > 0 {
+		fmt.Fprintf(stdout, "replaced %s of an earlier render in %s\n", plural(stale, "image"), dir)
+	}
 	return nil
 }

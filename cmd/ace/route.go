@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/acecanvas/ace/internal/cache"
-	"github.com/acecanvas/ace/internal/deckio"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/route"
 	"github.com/acecanvas/ace/internal/scenegraph"
@@ -39,7 +41,11 @@ the reduction in percent (tiktoken o200k_base by default, counted offline).
 The heuristic router always runs; when a router model is configured
 (ACE_ROUTER_MODEL, or ACE_JUDGE_MODEL / ACE_AGENT_MODEL, with OPENAI_BASE_URL
 and OPENAI_API_KEY) one temperature-0 call refines mode and targets. Decisions
-are cached in Redis when ACE_REDIS_URL is set (in process otherwise).`,
+are cached in Redis when ACE_REDIS_URL is set (in process otherwise).
+
+Slide numbers are 1-based everywhere in the output, text and --json
+(decision.targetSlides and modes[].targetSlides). A slide number beyond the
+deck is clamped to the last slide (ACE App. B.1) with a warning line.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRoute(cmd.Context(), cmd.OutOrStdout(), args[0], f)
@@ -66,12 +72,29 @@ type modeTokens struct {
 	Note            string  `json:"note,omitempty"`
 }
 
+// routeDecision is route.Decision as the CLI prints it: TargetSlides are
+// 1-based slide numbers, like the text output and modes[].targetSlides
+// (route.Decision's own are 0-based indexes).
+type routeDecision struct {
+	Mode         route.Mode `json:"mode"`
+	TargetSlides []int      `json:"targetSlides"` // 1-based; empty = whole deck
+	NeedsImage   bool       `json:"needsImage"`
+	Reason       string     `json:"reason"`
+	Source       string     `json:"source"`
+}
+
+func cliDecision(d route.Decision) routeDecision {
+	return routeDecision{Mode: d.Mode, TargetSlides: oneBasedSlides(d.TargetSlides), NeedsImage: d.NeedsImage, Reason: d.Reason, Source: d.Source}
+}
+
 type routeReport struct {
-	Deck     string         `json:"deck"`
-	Slides   int            `json:"slides"`
-	Decision route.Decision `json:"decision"`
-	Cached   bool           `json:"cached"`
-	Encoding string         `json:"encoding"`
+	Deck     string        `json:"deck"`
+	Slides   int           `json:"slides"`
+	Decision routeDecision `json:"decision"`
+	// Warnings: slide numbers the instruction names beyond the deck.
+	Warnings []string `json:"warnings,omitempty"`
+	Cached   bool     `json:"cached"`
+	Encoding string   `json:"encoding"`
 	// StoredTokens counts the deck's canonical scene-graph JSON.
 	StoredTokens int          `json:"storedTokens"`
 	Modes        []modeTokens `json:"modes"`
@@ -88,9 +111,9 @@ func runRoute(ctx context.Context, w io.Writer, path string, f routeFlags) error
 	if _, err := route.CountTokens("", f.encoding); err != nil {
 		return badInput(fmt.Errorf("route: --encoding: %w", err))
 	}
-	d, _, err := deckio.Load(path)
+	d, _, err := loadDeck("route", path)
 	if err != nil {
-		return badInput(fmt.Errorf("route: %s: %w", path, err))
+		return err
 	}
 	var cl route.Classifier
 	if !f.noModel {
@@ -106,7 +129,9 @@ func runRoute(ctx context.Context, w io.Writer, path string, f routeFlags) error
 		defer c.Close()
 	}
 	rep := routeReport{Deck: path, Slides: len(d.Slides), Encoding: f.encoding}
-	rep.Decision, rep.Cached = route.RouteCached(ctx, c, "", f.instruction, d, cl)
+	decision, cached := route.RouteCached(ctx, c, "", f.instruction, d, cl)
+	rep.Decision, rep.Cached = cliDecision(decision), cached
+	rep.Warnings = clampWarnings(f.instruction, len(d.Slides), decision)
 
 	full, err := contextTokens(d, route.Decision{Mode: route.Full}, f.encoding)
 	if err != nil {
@@ -122,7 +147,7 @@ func runRoute(ctx context.Context, w io.Writer, path string, f routeFlags) error
 	for _, m := range route.Modes {
 		dec := route.Decision{Mode: m}
 		if m == route.Micro || m == route.Macro {
-			dec.TargetSlides = rep.Decision.TargetSlides
+			dec.TargetSlides = decision.TargetSlides
 		}
 		row := modeTokens{Mode: m, Targets: oneBasedSlides(dec.TargetSlides)}
 		if m == route.Micro && len(dec.TargetSlides) == 0 {
@@ -146,7 +171,7 @@ func runRoute(ctx context.Context, w io.Writer, path string, f routeFlags) error
 		rep.Modes = append(rep.Modes, row)
 	}
 	if f.printCtx {
-		rep.Context, err = route.Context(d, rep.Decision)
+		rep.Context, err = route.Context(d, decision)
 		if err != nil {
 			return err
 		}
@@ -181,7 +206,7 @@ func printRoute(w io.Writer, r routeReport) {
 	dec := r.Decision
 	targets := "whole deck"
 	if len(dec.TargetSlides) > 0 {
-		targets = "slides " + joinInts(oneBasedSlides(dec.TargetSlides))
+		targets = "slides " + joinInts(dec.TargetSlides)
 	}
 	cached := ""
 	if r.Cached {
@@ -189,7 +214,11 @@ func printRoute(w io.Writer, r routeReport) {
 	}
 	fmt.Fprintf(w, "deck:       %s (%d slides)\n", r.Deck, r.Slides)
 	fmt.Fprintf(w, "decision:   %s on %s, needs_image=%v, by %s%s\n", dec.Mode, targets, dec.NeedsImage, dec.Source, cached)
-	fmt.Fprintf(w, "reason:     %s\n\n", dec.Reason)
+	fmt.Fprintf(w, "reason:     %s\n", dec.Reason)
+	for _, warn := range r.Warnings {
+		fmt.Fprintf(w, "warning:    %s\n", warn)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "context tokens (%s); the deck as stored (scene-graph JSON) is %d tokens:\n", r.Encoding, r.StoredTokens)
 	fmt.Fprintf(w, "  %-20s %9s  %8s  %9s\n", "mode", "tokens", "vs FULL", "vs stored")
 	for _, m := range r.Modes {
@@ -218,4 +247,43 @@ func joinInts(v []int) string {
 		s[i] = fmt.Sprint(x)
 	}
 	return strings.Join(s, ",")
+}
+
+// Slide numbers written with digits: "slide 12", "slides 3-14", "slides 2,
+// 9 and 12", "page #7", "the 12th slide" (the digit forms of the router's
+// extractor, internal/route/slideref.go).
+var (
+	reSlideNums = regexp.MustCompile(`(?i)\b(?:slides?|pages?)\s*(?:#|no\.?\s*|number\s*)?(\d+(?:\s*(?:,\s*(?:and\s+)?|and|&|or|-|–|—|to|through|thru)\s*(?:(?:slides?|pages?)\s*)?\d+)*)`)
+	reSlideOrd  = regexp.MustCompile(`(?i)\b(\d+)(?:st|nd|rd|th)\s+(?:slides?|pages?)\b`)
+	reDigits    = regexp.MustCompile(`\d+`)
+)
+
+// clampWarnings names the slide numbers the instruction mentions beyond a
+// deck of n slides; the router clamps them to the last slide (ACE App.
+// B.1), which the user should know about. dec is the router's decision.
+func clampWarnings(instruction string, n int, dec route.Decision) []string {
+	var beyond []int
+	for _, m := range reSlideNums.FindAllStringSubmatch(instruction, -1) {
+		for _, tok := range reDigits.FindAllString(m[1], -1) {
+			if v, err := strconv.Atoi(tok); err == nil && v > n {
+				beyond = append(beyond, v)
+			}
+		}
+	}
+	for _, m := range reSlideOrd.FindAllStringSubmatch(instruction, -1) {
+		if v, err := strconv.Atoi(m[1]); err == nil && v > n {
+			beyond = append(beyond, v)
+		}
+	}
+	slices.Sort(beyond)
+	beyond = slices.Compact(beyond)
+	var out []string
+	for _, v := range beyond {
+		what := "no slide was targeted for it"
+		if slices.Contains(dec.TargetSlides, n-1) {
+			what = fmt.Sprintf("it was clamped to slide %d", n)
+		}
+		out = append(out, fmt.Sprintf("the instruction names slide %d but the deck has %s; %s (slides are 1-based)", v, plural(n, "slide"), what))
+	}
+	return out
 }

@@ -3,7 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -69,7 +69,7 @@ func init() {
 			if err := tw.Flush(); err != nil {
 				return err
 			}
-			fmt.Fprintf(os.Stderr, "%d tools\n", n)
+			fmt.Fprintln(cmd.ErrOrStderr(), plural(n, "tool"))
 			return nil
 		},
 	}
@@ -79,12 +79,48 @@ func init() {
 	rootCmd.AddCommand(cmd)
 }
 
-// firstSentence cuts a description at its first ". " for the table view.
+// abbrevs end in a full stop without ending a sentence.
+var abbrevs = []string{"e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "incl.", "fig."}
+
+// firstSentence cuts a description at the end of its first sentence for
+// the table view: a full stop followed by a space (or the end), outside
+// parentheses and brackets, and not the stop of an abbreviation such as
+// "e.g." or "etc.".
 func firstSentence(s string) string {
-	for i := 0; i+1 < len(s); i++ {
-		if s[i] == '.' && s[i+1] == ' ' {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			if depth > 0 {
+				depth--
+			}
+		case '.':
+			if depth > 0 || (i+1 < len(s) && s[i+1] != ' ') {
+				continue
+			}
+			if endsWithAbbrev(s[:i+1]) {
+				continue
+			}
 			return s[:i+1]
 		}
 	}
 	return s
 }
+
+// endsWithAbbrev reports whether s ends with one of abbrevs as a word.
+func endsWithAbbrev(s string) bool {
+	lower := strings.ToLower(s)
+	for _, a := range abbrevs {
+		if strings.HasSuffix(lower, a) {
+			k := len(lower) - len(a)
+			if k == 0 || !isLetter(lower[k-1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
