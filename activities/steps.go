@@ -256,7 +256,7 @@ func (a *Activities) Check(ctx context.Context, in workflows.CheckInput) (workfl
 	if err != nil {
 		return workflows.CheckOutput{}, classify("check", err)
 	}
-	var out workflows.CheckOutput
+	out := workflows.CheckOutput{Expectations: len(r.Expect)}
 	for _, f := range recipe.Check(r, d, recipe.GateResult{Checked: in.GateChecked, NewViolations: in.NewViolations}) {
 		out.Failures = append(out.Failures, f.String())
 	}

@@ -94,7 +94,11 @@ func (e *edit) loop(ctx workflow.Context) (*acev1.EditResult, error) {
 		e.lastReason = decision.Reason
 		e.progress(ctx, t, verdict.Score, decision.Reason)
 		if decision.Action == policy.Stop {
-			e.outcome = stopOutcome(e.cfg, st.History, x == "" && req.RecipeRef != "")
+			var why string
+			e.outcome, why = policy.Outcome(e.cfg, d0, st.History, x == "" && req.RecipeRef != "")
+			if why != "" {
+				e.lastReason = why
+			}
 			break
 		}
 		if x == "" { // a pure recipe compiles the same calls again: one iteration
@@ -135,6 +139,8 @@ func (e *edit) loop(ctx workflow.Context) (*acev1.EditResult, error) {
 		e.failedChecks = chk.Failures
 		if len(chk.Failures) > 0 && e.outcome != "gate_blocked" {
 			e.outcome, e.lastReason = "expectation_failed", chk.Failures[0]
+		} else if len(chk.Failures) == 0 && chk.Expectations > 0 {
+			e.lastReason += fmt.Sprintf("; all %d expectations hold", chk.Expectations)
 		}
 	}
 	var out ExportOutput
@@ -146,20 +152,6 @@ func (e *edit) loop(ctx workflow.Context) (*acev1.EditResult, error) {
 
 // maxAgentTurns caps model rounds over the whole edit (agent.DefaultMaxTurns).
 const maxAgentTurns = 35
-
-// stopOutcome names why the loop stopped, in the in-process runner's terms.
-func stopOutcome(cfg policy.Config, hist []policy.Iteration, pureRecipe bool) string {
-	it := hist[len(hist)-1]
-	switch {
-	case it.Score == nil && pureRecipe:
-		return "applied"
-	case it.Score == nil:
-		return "no_judge"
-	case len(hist) >= cfg.MaxIterations && !(it.GatePassed && *it.Score >= cfg.Tau):
-		return "budget"
-	}
-	return "stopped"
-}
 
 // EditInput is EditWorkflow's one argument: the request and, after
 // continue-as-new, the loop state so far.
@@ -333,10 +325,9 @@ func (e *edit) result(ctx workflow.Context, pick int, final string, out ExportOu
 	if pick >= 0 && pick < len(st.Violations) {
 		res.FinalViolations = int32(st.Violations[pick])
 	}
-	switch e.outcome {
-	case "applied", "no_judge", "stopped":
+	if policy.Kept(e.outcome) {
 		res.Status = acev1.EditStatus_EDIT_STATUS_OK
-	default:
+	} else {
 		res.Status = acev1.EditStatus_EDIT_STATUS_NOT_MET
 	}
 	return res

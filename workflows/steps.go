@@ -213,6 +213,9 @@ type CheckInput struct {
 // CheckOutput lists failed expectations, one line each.
 type CheckOutput struct {
 	Failures []string `json:"failures,omitempty"`
+	// Expectations is how many the recipe has (0 in histories recorded
+	// before this field).
+	Expectations int `json:"expectations,omitempty"`
 }
 
 // ExportInput writes the final snapshot in Format (pptx | json | "" = the

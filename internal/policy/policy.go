@@ -109,6 +109,38 @@ func Next(cfg Config, origin string, hist []Iteration) Decision {
 		Reason: fmt.Sprintf("IF %s < tau %.1f; continue with the critique", fmtScore(cur.Score), cfg.Tau)}
 }
 
+// Outcome names why the loop stopped when Next said Stop, in the words the
+// runner, the workflow, the CLI and the reports share: "applied" (a recipe
+// without instruction steps changed the deck and the gate passed),
+// "unchanged" (such a recipe matched nothing in this deck), "no_judge"
+// (no model judged), "budget" (T spent below tau) or "stopped" (IF >= tau
+// with the gate passed). reason is "" when Next's reason says it already.
+func Outcome(cfg Config, origin string, hist []Iteration, pureRecipe bool) (outcome, reason string) {
+	cfg = cfg.WithDefaults()
+	cur := hist[len(hist)-1]
+	switch {
+	case cur.Score == nil && pureRecipe && cur.Snapshot == origin:
+		return "unchanged", "the recipe changed nothing in this deck: no step matched"
+	case cur.Score == nil && pureRecipe:
+		return "applied", "recipe applied; the geometry gate passed"
+	case cur.Score == nil:
+		return "no_judge", ""
+	case len(hist) >= cfg.MaxIterations && !(cur.GatePassed && *cur.Score >= cfg.Tau):
+		return "budget", ""
+	}
+	return "stopped", ""
+}
+
+// Kept reports whether an outcome counts as the edit doing what was asked
+// (EditStatus OK): applied, unchanged, no_judge, stopped.
+func Kept(outcome string) bool {
+	switch outcome {
+	case "applied", "unchanged", "no_judge", "stopped":
+		return true
+	}
+	return false
+}
+
 // Select is strict-peak selection: among iterations that passed the gate,
 // keep the last one unless the judge's score declined from an earlier peak,
 // then return that peak (ties go to the later iteration). It returns the

@@ -81,3 +81,28 @@ func TestSelectStrictPeak(t *testing.T) {
 		})
 	}
 }
+
+func TestOutcomeNamesWhyTheLoopStopped(t *testing.T) {
+	cfg := Config{}.WithDefaults()
+	for _, c := range []struct {
+		name   string
+		hist   []Iteration
+		recipe bool
+		want   string
+		reason bool
+	}{
+		{"recipe changed the deck", []Iteration{{N: 1, Snapshot: "s1", GatePassed: true}}, true, "applied", true},
+		{"recipe matched nothing", []Iteration{{N: 1, Snapshot: "d0", GatePassed: true}}, true, "unchanged", true},
+		{"no judge", []Iteration{{N: 1, Snapshot: "s1", GatePassed: true}}, false, "no_judge", false},
+		{"tau reached", []Iteration{{N: 1, Snapshot: "s1", GatePassed: true, Score: sc(4.5)}}, false, "stopped", false},
+		{"budget", []Iteration{{N: 1, Score: sc(2)}, {N: 2, Score: sc(3)}, {N: 3, Score: sc(3)}}, false, "budget", false},
+	} {
+		got, why := Outcome(cfg, "d0", c.hist, c.recipe)
+		if got != c.want || (why != "") != c.reason {
+			t.Errorf("%s: Outcome = %q, %q", c.name, got, why)
+		}
+		if Kept(got) != (got != "budget") {
+			t.Errorf("%s: Kept(%q) = %v", c.name, got, Kept(got))
+		}
+	}
+}

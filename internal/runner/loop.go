@@ -127,15 +127,10 @@ func Run(ctx context.Context, s *Steps, req Request) (*Record, error) {
 		rec.Iterations = append(rec.Iterations, it)
 		if it.Decision.Action == policy.Stop {
 			rec.Reason = it.Decision.Reason
-			switch {
-			case it.Score == nil && rcp != nil && agentInstr == "":
-				rec.Outcome = "applied"
-			case it.Score == nil:
-				rec.Outcome = "no_judge"
-			case n >= cfg.MaxIterations && !(it.GatePassed && *it.Score >= cfg.Tau):
-				rec.Outcome = "budget"
-			default:
-				rec.Outcome = "stopped"
+			var why string
+			rec.Outcome, why = policy.Outcome(cfg, req.DeckRef, hist, rcp != nil && agentInstr == "")
+			if why != "" {
+				rec.Reason = why
 			}
 			break
 		}
@@ -191,6 +186,8 @@ func checkExpectations(ctx context.Context, s *Steps, r *recipe.Recipe, rec *Rec
 	// expectations naturally fail); the failed checks are still recorded.
 	if len(rec.Checks) > 0 && rec.Outcome != "gate_blocked" {
 		rec.Outcome, rec.Reason = "expectation_failed", rec.Checks[0].String()
+	} else if len(rec.Checks) == 0 && len(r.Expect) > 0 {
+		rec.Reason += fmt.Sprintf("; all %d expectations hold", len(r.Expect))
 	}
 	return nil
 }
