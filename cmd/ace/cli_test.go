@@ -111,6 +111,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 		{[]string{"tools", "--bogus"}, "unknown flag: --bogus"},
 		{[]string{"--bogus"}, "unknown flag: --bogus"},
 		{[]string{"bogus"}, `unknown command "bogus"`},
+		{[]string{"recipe", "plna"}, `unknown command "plna" for "ace recipe" (did you mean plan?)`},
 		{[]string{"render", deck, "-o", afile}, "is a file"},
 		{[]string{"render", deck, "-o", filepath.Join(dir, "out"), "--scale", "100"}, "at most 4"},
 		{[]string{"render", deck, "-o", filepath.Join(dir, "out"), "--browsers", "x"}, "invalid argument"},
@@ -121,8 +122,10 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 			t.Errorf("ace %s: exit %d, stderr %q; want exit 2 saying %q", strings.Join(c.args, " "), code, stderr, c.want)
 		}
 	}
-	if code, stderr := runCLI(t, "tools", "--module", "batch"); code != 0 {
-		t.Errorf("ace tools --module batch: exit %d: %s", code, stderr)
+	for _, ok := range [][]string{{"tools", "--module", "batch"}, {"recipe"}} {
+		if code, stderr := runCLI(t, ok...); code != 0 {
+			t.Errorf("ace %s: exit %d: %s", strings.Join(ok, " "), code, stderr)
+		}
 	}
 	for err, want := range map[error]int{
 		nil:                        0,

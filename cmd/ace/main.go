@@ -68,6 +68,25 @@ func setupUsageErrors() {
 					return nil
 				}
 			}
+			// A group such as "ace recipe" is not runnable, so cobra would
+			// print its help and exit 0 for "ace recipe plna": make it
+			// refuse an unknown subcommand and show help only when bare.
+			if c.HasParent() && c.HasSubCommands() && !c.Runnable() {
+				c.Args = cobra.ArbitraryArgs
+				c.RunE = func(c *cobra.Command, args []string) error {
+					if len(args) == 0 {
+						return c.Help()
+					}
+					hint := ""
+					if c.SuggestionsMinimumDistance <= 0 {
+						c.SuggestionsMinimumDistance = 2 // cobra's default for the root
+					}
+					if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+						hint = fmt.Sprintf(" (did you mean %s?)", strings.Join(s, " or "))
+					}
+					return badInput(fmt.Errorf("unknown command %q for %q%s; run '%s --help' for its commands", args[0], c.CommandPath(), hint, c.CommandPath()))
+				}
+			}
 			for _, sub := range c.Commands() {
 				wrap(sub)
 			}
@@ -104,7 +123,8 @@ func execute(args []string, stdout, stderr io.Writer) int {
 	err := rootCmd.Execute()
 	if err != nil {
 		msg := err.Error()
-		if exitCode(err) == exitBadInput && strings.HasPrefix(msg, "unknown command ") {
+		var ee *exitError
+		if !errors.As(err, &ee) && strings.HasPrefix(msg, "unknown command ") {
 			msg += "; run 'ace --help' for the commands"
 		}
 		fmt.Fprintln(stderr, "ace:", msg)
