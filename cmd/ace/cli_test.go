@@ -484,7 +484,9 @@ func TestEditReportSaysApplied(t *testing.T) {
 			t.Errorf("%s -> %q, want %q", outcome, got, want)
 		}
 	}
-	if got := reportOutcome(&runner.Record{Outcome: "stopped", Origin: "a", Final: "a"}); got != "unchanged" {
-		t.Errorf("unchanged deck -> %q", got)
+	for _, outcome := range []string{"stopped", "unchanged"} {
+		if got := reportOutcome(&runner.Record{Outcome: outcome, Origin: "a", Final: "a"}); got != "unchanged" {
+			t.Errorf("%s, deck unchanged -> %q", outcome, got)
+		}
 	}
 }

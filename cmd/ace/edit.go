@@ -386,7 +386,7 @@ func writeEditReport(ctx context.Context, path, deckPath, outPath string, origin
 // reportOutcome maps the loop's outcome onto the report's vocabulary.
 func reportOutcome(rec *runner.Record) string {
 	switch rec.Outcome {
-	case "stopped", "applied", "budget", "no_judge", "turn_cap", "interrupted":
+	case "stopped", "applied", "unchanged", "budget", "no_judge", "turn_cap", "interrupted":
 		if rec.Final == rec.Origin {
 			return "unchanged"
 		}
