@@ -72,7 +72,12 @@ func Decode(name string, data []byte) (*sg.Deck, sg.Blobs, error) {
 	case PPTX:
 		d, blobs, err := pptx.Import(data, filepath.Base(name))
 		if err != nil {
-			return nil, nil, fmt.Errorf("import %s: %w", name, err)
+			// The importer names the file by its base name; name it once,
+			// by the path the user gave.
+			if rest, ok := strings.CutPrefix(err.Error(), filepath.Base(name)+": "); ok {
+				return nil, nil, fmt.Errorf("%s: %s", name, rest)
+			}
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
 		return d, blobs, nil
 	case FigmaJSON:
@@ -169,6 +174,9 @@ func Load(path string) (*sg.Deck, sg.Blobs, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read deck: %w", err)
+	}
+	if len(data) == 0 {
+		return nil, nil, fmt.Errorf("%s is empty (0 bytes): give a .pptx, an ACE scene-graph .json or a Figma REST .json deck", path)
 	}
 	d, blobs, err := Decode(path, data)
 	if err != nil {

@@ -81,8 +81,13 @@ func TestBadInputNamesTheFile(t *testing.T) {
 	trunc := filepath.Join(dir, "cut.pptx")
 	full, _ := os.ReadFile("../../testdata/decks/northwind-qbr.pptx")
 	os.WriteFile(trunc, full[:len(full)/3], 0o644)
-	if _, _, err := Load(trunc); err == nil || !strings.Contains(err.Error(), "cut.pptx") {
-		t.Fatalf("truncated pptx: %v", err)
+	if _, _, err := Load(trunc); err == nil || strings.Count(err.Error(), "cut.pptx") != 1 || !strings.HasPrefix(err.Error(), trunc+": ") {
+		t.Fatalf("truncated pptx: want the path named once, got %v", err)
+	}
+	empty := filepath.Join(dir, "empty.pptx")
+	os.WriteFile(empty, nil, 0o644)
+	if _, _, err := Load(empty); err == nil || !strings.Contains(err.Error(), "is empty (0 bytes)") {
+		t.Fatalf("empty file: %v", err)
 	}
 	if _, _, err := Decode("notes.txt", []byte("hello")); err == nil || !strings.Contains(err.Error(), "unknown deck format") {
 		t.Fatalf("unknown format: %v", err)

@@ -26,7 +26,7 @@ type Edit struct {
 	Instruction string
 	Recipe      string   // recipe name, for recipe edits
 	RecipeSteps []string // what the recipe does, one line per step (its description first)
-	Outcome     string   // "succeeded" | "expectation_failed" | "gate_blocked" | "failed" | "unchanged"
+	Outcome     string   // "applied" | "unchanged" | "expectation_failed" | "gate_blocked" | "failed" (the runner's outcomes)
 	Reason      string
 	Slides      []SlidePair
 	DiffText    string  // the JsonDiff tree the judge read
