@@ -268,3 +268,13 @@ expect:
 		t.Errorf("unrendered deck: %+v", fs[len(fs)-1])
 	}
 }
+
+func TestSelectorStringReadsLikeTheRecipe(t *testing.T) {
+	r, err := Parse("s.yaml", []byte("steps:\n  - for_each: {type: IMAGE, name: \"/logo/i\", slides: \"1-3\"}\n    tool: delete_node\n    args: {nodeId: \"${match.id}\"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := r.Steps[0].ForEach.String(), `type IMAGE, name "/logo/i", slides 1-3`; got != want {
+		t.Fatalf("selector %q, want %q", got, want)
+	}
+}

@@ -38,6 +38,50 @@ type Selector struct {
 	EverySlide bool
 }
 
+// String describes the selector the way a recipe writes it, for reports:
+// `type IMAGE, name "/logo/i"`; "every slide" for every_slide.
+func (s Selector) String() string {
+	var parts []string
+	if s.EverySlide {
+		parts = append(parts, "every slide")
+	}
+	if len(s.Types) > 0 {
+		ts := make([]string, len(s.Types))
+		for i, t := range s.Types {
+			ts[i] = string(t)
+		}
+		parts = append(parts, "type "+strings.Join(ts, "|"))
+	}
+	if s.Role != "" {
+		parts = append(parts, "role "+s.Role)
+	}
+	if s.Name != nil {
+		parts = append(parts, fmt.Sprintf("name %q", s.Name.Src))
+	}
+	if s.Text != nil {
+		parts = append(parts, fmt.Sprintf("text %q", s.Text.Src))
+	}
+	if s.Fill != nil {
+		parts = append(parts, "fill "+s.Fill.Color.Hex())
+	}
+	if s.TextColor != nil {
+		parts = append(parts, "text colour "+s.TextColor.Color.Hex())
+	}
+	if s.Font != "" {
+		parts = append(parts, fmt.Sprintf("font %q", s.Font))
+	}
+	if s.Layout != nil {
+		parts = append(parts, fmt.Sprintf("layout %q", s.Layout.Src))
+	}
+	if s.Slides != "" {
+		parts = append(parts, "slides "+s.Slides)
+	}
+	if len(parts) == 0 {
+		return "every node"
+	}
+	return strings.Join(parts, ", ")
+}
+
 // Pattern is a glob (name, layout), a substring (text), or a regexp
 // written /.../ with optional flag i.
 type Pattern struct {

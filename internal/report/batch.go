@@ -176,7 +176,7 @@ func RecipeLines(r *recipe.Recipe) []string {
 		case st.Instruction != "":
 			out = append(out, "for the agent: "+st.Instruction)
 		case st.ForEach != nil:
-			out = append(out, fmt.Sprintf("%s (%s) on every node matching the selector of line %d", labelOr(st.Label, st.Tool), st.Tool, st.ForEach.Pos.Line))
+			out = append(out, fmt.Sprintf("%s (%s) on every node matching %s", labelOr(st.Label, st.Tool), st.Tool, st.ForEach))
 		default:
 			out = append(out, fmt.Sprintf("%s (%s)", labelOr(st.Label, st.Tool), st.Tool))
 		}

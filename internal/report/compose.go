@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"fmt"
+	"regexp"
 
 	"github.com/acecanvas/ace/internal/render"
 	sg "github.com/acecanvas/ace/internal/scenegraph"
@@ -68,7 +69,8 @@ func Pairs(ctx context.Context, pool *render.Pool, origin, current *sg.Deck, ori
 	return pairs, nil
 }
 
-// slideTitle is the text of the slide's title placeholder, or its name.
+// slideTitle is the text of the slide's title placeholder, or its name
+// unless that only restates a number ("Slide 3").
 func slideTitle(s *sg.Node) string {
 	t := s.Find(func(n *sg.Node) bool {
 		return n.Placeholder != nil && (n.Placeholder.Role == "title" || n.Placeholder.Role == "ctrTitle") && n.Characters != ""
@@ -79,5 +81,10 @@ func slideTitle(s *sg.Node) string {
 		}
 		return t.Characters
 	}
+	if reNumberName.MatchString(s.Name) {
+		return ""
+	}
 	return s.Name
 }
+
+var reNumberName = regexp.MustCompile(`(?i)^\s*slide\s*\d*\s*$`)

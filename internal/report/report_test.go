@@ -143,7 +143,7 @@ func TestRecipeLinesDescribeTheRecipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := RecipeLines(r)
-	if len(lines) != len(r.Steps)+1 || lines[0] != r.Description || !strings.Contains(strings.Join(lines, "\n"), "company name (set_text_content) on every node matching") {
+	if len(lines) != len(r.Steps)+1 || lines[0] != r.Description || !strings.Contains(strings.Join(lines, "\n"), `company name (set_text_content) on every node matching text "Northwind Analytics"`) {
 		t.Fatalf("lines %q", lines)
 	}
 	var b bytes.Buffer
