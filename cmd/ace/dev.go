@@ -20,8 +20,10 @@ func init() {
 an embedded NATS server with JetStream, every worker queue and the batch
 dispatcher. Other ace commands on the same ACE_DATA_DIR attach to it; tools
 can use the printed addresses (export them as ACE_TEMPORAL_ADDRESS and
-ACE_NATS_URL). Stop with Ctrl-C.`,
-		Example: "  ace dev\n  ACE_DATA_DIR=/tmp/ace ace dev",
+ACE_NATS_URL). With ACE_NATS_URL set, dev uses that NATS server (and Redis
+from ACE_REDIS_URL) and embeds only Temporal: a development Temporal server
+with every worker in front of shared services. Stop with Ctrl-C.`,
+		Example: "  ace dev\n  ACE_DATA_DIR=/tmp/ace ace dev\n  ACE_NATS_URL=nats://127.0.0.1:4222 ACE_REDIS_URL=redis://127.0.0.1:6379 ace dev",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
@@ -31,7 +33,7 @@ ACE_NATS_URL). Stop with Ctrl-C.`,
 			}
 			defer shutdown(context.WithoutCancel(ctx))
 			cfg := workers.ConfigFromEnv()
-			cfg.TemporalAddress, cfg.NATSURL = "", "" // dev always runs the embedded stack
+			cfg.TemporalAddress = "" // dev always runs its own Temporal server
 			conn, err := workers.Connect(ctx, cfg)
 			if err != nil {
 				return err
