@@ -6,7 +6,6 @@ package processtest
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -222,14 +221,7 @@ func TestEmbeddedBatchSurvivesKillAndRerun(t *testing.T) {
 	case <-time.After(10 * time.Minute):
 		t.Fatal("rerun did not finish")
 	}
-	var sum workers.Summary
-	raw, err := os.ReadFile(filepath.Join(out, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &sum); err != nil {
-		t.Fatal(err)
-	}
+	sum := readSummary(t, out)
 	if sum.Decks != 3 || sum.Done != 3 {
 		t.Fatalf("summary after rerun: %+v", sum)
 	}

@@ -53,6 +53,20 @@ func run(t *testing.T, env []string, args ...string) *proc {
 	return p
 }
 
+// readSummary reads the summary.json ace batch wrote into out.
+func readSummary(t *testing.T, out string) workers.Summary {
+	t.Helper()
+	var sum workers.Summary
+	raw, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &sum); err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
 // finished waits for a batch to exit and checks its summary and report:
 // every deck done, one output and one report page each.
 func finished(t *testing.T, p *proc, out string, decks int) {
@@ -65,14 +79,7 @@ func finished(t *testing.T, p *proc, out string, decks int) {
 	case <-time.After(15 * time.Minute):
 		t.Fatal("ace batch did not finish in 15 minutes")
 	}
-	var sum workers.Summary
-	raw, err := os.ReadFile(filepath.Join(out, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &sum); err != nil {
-		t.Fatal(err)
-	}
+	sum := readSummary(t, out)
 	if sum.Decks != decks || sum.Done != decks || sum.Failed != 0 {
 		t.Fatalf("summary: %d decks, %d done, %d failed: %+v", sum.Decks, sum.Done, sum.Failed, sum.Rows)
 	}
