@@ -136,6 +136,12 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 		if _, err := recipe.Parse(f.recipePath, recipeYAML); err != nil {
 			return badInput(err)
 		}
+		// A step for the agent without a model would be skipped: refuse,
+		// as ace batch does, rather than half-apply the recipe.
+		if steps := instructionSteps(f.recipePath, recipeYAML); len(steps) > 0 && !client.HasModel(llm.RoleAgent) {
+			_, why := client.Model(llm.RoleAgent)
+			return badInput(fmt.Errorf("recipe %s: %s is an instruction for the agent and needs a model (%v); configure one or remove the step", f.recipePath, steps[0], why))
+		}
 	}
 	out := f.out
 	if out == "" {

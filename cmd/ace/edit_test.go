@@ -156,3 +156,21 @@ func TestEditBadRecipeIsReportedOnceUpFront(t *testing.T) {
 		t.Fatalf("printed before failing:\n%s", stdout.String())
 	}
 }
+
+// A recipe with a step for the agent is refused without a model (exit 2),
+// before any deck is read, as ace batch does: it would be half-applied.
+func TestEditRecipeWithAnAgentStepNeedsAModel(t *testing.T) {
+	for _, k := range []string{"ACE_AGENT_MODEL", "ACE_JUDGE_MODEL", "ACE_ROUTER_MODEL"} {
+		t.Setenv(k, "")
+	}
+	dir := t.TempDir()
+	rp := filepath.Join(dir, "mixed.yaml")
+	os.WriteFile(rp, []byte("steps:\n  - tool: set_theme_fonts\n    args: {heading: Inter}\n  - instruction: Shorten every title\n"), 0o644)
+	var stdout bytes.Buffer
+	err := runEdit(context.Background(), &stdout, &stdout, filepath.Join(dir, "missing.pptx"), editFlags{
+		recipePath: rp, tau: 4, iterations: 3, maxTurns: 35})
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != exitBadInput || !strings.Contains(err.Error(), "step 2 (line 4) is an instruction for the agent and needs a model") {
+		t.Fatalf("want exit 2 naming the step, got %v", err)
+	}
+}
