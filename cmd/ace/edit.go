@@ -126,6 +126,13 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	if _, err := client.Model(llm.RoleAgent); err != nil && f.recipePath == "" {
 		return badInput(fmt.Errorf("edit: a natural-language edit needs a model: %w", err))
 	}
+	if client.HasModel(llm.RoleAgent) || client.HasModel(llm.RoleJudge) {
+		// A wrong OPENAI_BASE_URL fails here in seconds, not after every
+		// retry of the router, the agent and the judge.
+		if err := client.Reachable(ctx, 10*time.Second); err != nil {
+			return badInput(fmt.Errorf("edit: %w", err))
+		}
+	}
 	var recipeYAML []byte
 	if f.recipePath != "" {
 		if recipeYAML, err = os.ReadFile(f.recipePath); err != nil {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,5 +173,25 @@ func TestEditRecipeWithAnAgentStepNeedsAModel(t *testing.T) {
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != exitBadInput || !strings.Contains(err.Error(), "step 2 (line 4) is an instruction for the agent and needs a model") {
 		t.Fatalf("want exit 2 naming the step, got %v", err)
+	}
+}
+
+// A model endpoint that does not answer fails the edit up front (exit 2,
+// naming the URL) instead of after every retry.
+func TestEditWithAnUnreachableModelFailsFast(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	t.Setenv("OPENAI_BASE_URL", "http://"+addr+"/v1")
+	t.Setenv("OPENAI_API_KEY", "x")
+	t.Setenv("ACE_AGENT_MODEL", "m")
+	var stdout bytes.Buffer
+	err = runEdit(context.Background(), &stdout, &stdout, "whatever.pptx", editFlags{instruction: "Retitle slide 2", tau: 4, iterations: 3, maxTurns: 35})
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != exitBadInput || !strings.Contains(err.Error(), addr) || !strings.Contains(err.Error(), "OPENAI_BASE_URL") {
+		t.Fatalf("want exit 2 naming %s, got %v", addr, err)
 	}
 }

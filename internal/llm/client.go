@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -287,4 +288,30 @@ func reasoningModel(model string) bool {
 		}
 	}
 	return false
+}
+
+// Reachable checks that the model endpoint answers at all, with one GET
+// /models within timeout. Any HTTP answer counts, even an error status (a
+// server without that route, a bad key: the first real call reports
+// those); only a transport failure (connection refused, unknown host,
+// timeout) is an error, naming the base URL and what to check. The CLI
+// calls it before an edit so a wrong OPENAI_BASE_URL fails in seconds
+// rather than after every retry of the router and the agent.
+func (c *Client) Reachable(ctx context.Context, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	_, err := c.oc.ListModels(ctx)
+	if err == nil {
+		return nil
+	}
+	var apiErr *openai.APIError
+	var reqErr *openai.RequestError
+	if errors.As(err, &apiErr) || errors.As(err, &reqErr) {
+		return nil // the server answered
+	}
+	base := c.cfg.BaseURL
+	if base == "" {
+		base = "https://api.openai.com/v1"
+	}
+	return fmt.Errorf("the model endpoint %s does not answer (%v): check OPENAI_BASE_URL and that the server is running", base, err)
 }

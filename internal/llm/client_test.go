@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -308,5 +309,34 @@ func TestMaxTokensCapFromEnv(t *testing.T) {
 	}
 	if got := srv.Requests()[0].Chat.MaxTokens; got != 2048 {
 		t.Fatalf("max_tokens %d, want the 2048 cap", got)
+	}
+}
+
+// Reachable: a scripted server answers (and its probe is not a scripted
+// request); a closed port is named with what to check.
+func TestReachable(t *testing.T) {
+	srv := llmtest.NewServer(t, &llmtest.Script{Name: "probe", Steps: []llmtest.Step{{Model: "agent-m", Text: "hi"}}})
+	c, err := llm.New(srv.Config("agent-m", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Reachable(context.Background(), 5*time.Second); err != nil {
+		t.Fatalf("scripted server: %v", err)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("the probe was recorded as %d scripted requests", n)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now
+	cfg := srv.Config("agent-m", "")
+	cfg.BaseURL = "http://" + addr + "/v1"
+	c, _ = llm.New(cfg)
+	err = c.Reachable(context.Background(), 5*time.Second)
+	if err == nil || !strings.Contains(err.Error(), addr) || !strings.Contains(err.Error(), "OPENAI_BASE_URL") {
+		t.Fatalf("closed port: %v", err)
 	}
 }

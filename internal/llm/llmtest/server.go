@@ -115,6 +115,10 @@ func (s *Server) Errors() []string {
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
+		s.models(w) // a reachability probe; not a scripted request
+		return
+	}
 	body, _ := io.ReadAll(r.Body)
 	var chat openai.ChatCompletionRequest
 	decodeErr := json.Unmarshal(body, &chat)
@@ -254,4 +258,19 @@ func completion(n int, model string, st Step) map[string]any {
 		}
 	}
 	return out
+}
+
+// models answers GET /models as the OpenAI API does, listing the models the
+// script names. It is not recorded: clients use it to check the endpoint.
+func (s *Server) models(w http.ResponseWriter) {
+	seen := map[string]bool{}
+	list := openai.ModelsList{}
+	for _, st := range s.steps {
+		if st.Model != "" && !seen[st.Model] {
+			seen[st.Model] = true
+			list.Models = append(list.Models, openai.Model{ID: st.Model, Object: "model", OwnedBy: "llmtest"})
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": list.Models})
 }
