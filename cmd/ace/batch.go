@@ -234,6 +234,13 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 				}
 			}
 		}
+		if cfg, err := llm.ConfigFromEnv(); err == nil {
+			if c, err := llm.New(cfg); err == nil && (c.HasModel(llm.RoleAgent) || c.HasModel(llm.RoleJudge)) {
+				if err := c.Reachable(ctx, 10*time.Second); err != nil {
+					return badInput(fmt.Errorf("batch: %w", err))
+				}
+			}
+		}
 		stopWorkers, err := startLocalWorkers(ctx, conn, workers.AllQueues, true)
 		if err != nil {
 			return err
