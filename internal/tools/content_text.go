@@ -68,6 +68,8 @@ type paragraphArgs struct {
 	Paragraphs  []int    `json:"paragraphs,omitempty" desc:"0-based paragraph (line) indices; default all."`
 	ListType    string   `json:"listType,omitempty" enum:"NONE,ORDERED,UNORDERED" desc:"Bulleted or numbered list."`
 	Bullet      string   `json:"bullet,omitempty" desc:"Bullet character for UNORDERED lists."`
+	BulletSize  *float64 `json:"bulletSize,omitempty" min:"0" max:"4" desc:"Bullet or number size as a fraction of the text size (0.8 = 80%); 0 or 1 follows the text."`
+	BulletColor string   `json:"bulletColor,omitempty" desc:"Bullet or number colour as #RRGGBB, or TEXT to follow the text colour."`
 	Level       *int     `json:"level,omitempty" min:"0" max:"8" desc:"Indent level."`
 	Align       string   `json:"align,omitempty" enum:"LEFT,CENTER,RIGHT,JUSTIFIED"`
 	SpaceBefore *float64 `json:"spaceBefore,omitempty" min:"0" desc:"px"`
@@ -267,7 +269,7 @@ func contentTextTools() []Tool {
 				return changed(n.ID), nil
 			}),
 		def(ModuleContent, "set_paragraph_style", false,
-			"Style paragraphs (the '\\n'-separated lines) of a text: bulleted or numbered list, bullet character, indent level, alignment, space before/after, line height, margins and right-to-left direction.",
+			"Style paragraphs (the '\\n'-separated lines) of a text: bulleted or numbered list, bullet character, size and colour, indent level, alignment, space before/after, line height, margins and right-to-left direction.",
 			func(e *Env, a *paragraphArgs) (Result, error) {
 				n, err := e.textNode(a.NodeID)
 				if err != nil {
@@ -301,6 +303,22 @@ func contentTextTools() []Tool {
 					}
 					if a.Bullet != "" {
 						p.Bullet = a.Bullet
+					}
+					if a.BulletSize != nil {
+						p.BulletSize = *a.BulletSize
+						if p.BulletSize == 1 {
+							p.BulletSize = 0 // the text's size
+						}
+					}
+					switch {
+					case strings.EqualFold(a.BulletColor, "TEXT"):
+						p.BulletColor = nil
+					case a.BulletColor != "":
+						c, err := sg.ParseHex(a.BulletColor)
+						if err != nil {
+							return Result{}, fmt.Errorf("bulletColor: %w", err)
+						}
+						p.BulletColor = &c
 					}
 					if a.Level != nil {
 						p.Level = *a.Level

@@ -1,0 +1,29 @@
+package tools
+
+import (
+	"testing"
+
+	sg "github.com/acecanvas/ace/internal/scenegraph"
+)
+
+// set_paragraph_style sets a list's bullet size and colour, and TEXT / 1
+// make them follow the text again.
+func TestParagraphBulletSizeAndColour(t *testing.T) {
+	d := fixture(t)
+	id := named(t, d, 1, "Content").ID
+	out, _ := apply(t, d, Options{}, call("set_paragraph_style", map[string]any{
+		"nodeId": id, "listType": "UNORDERED", "bulletSize": 0.6, "bulletColor": "#C00000"}))
+	for i, p := range sg.NewIndex(out).Node(id).Paragraphs {
+		if p.BulletSize != 0.6 || p.BulletColor == nil || p.BulletColor.Hex() != "#C00000" {
+			t.Errorf("paragraph %d: size %v colour %v", i, p.BulletSize, p.BulletColor)
+		}
+	}
+	out, _ = apply(t, out, Options{}, call("set_paragraph_style", map[string]any{
+		"nodeId": id, "paragraphs": []int{0}, "bulletSize": 1, "bulletColor": "TEXT"}))
+	if p := sg.NewIndex(out).Node(id).Paragraphs[0]; p.BulletSize != 0 || p.BulletColor != nil {
+		t.Errorf("paragraph 0 after TEXT and 1: size %v colour %v", p.BulletSize, p.BulletColor)
+	}
+	if _, _, err := Apply(out, []Call{call("set_paragraph_style", map[string]any{"nodeId": id, "bulletColor": "red"})}, Options{}); err == nil {
+		t.Error("bulletColor \"red\" was accepted")
+	}
+}
