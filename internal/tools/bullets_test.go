@@ -27,3 +27,17 @@ func TestParagraphBulletSizeAndColour(t *testing.T) {
 		t.Error("bulletColor \"red\" was accepted")
 	}
 }
+
+// replace_color recolours list bullets with the text (a rebrand must not
+// leave bullets in the old brand colour).
+func TestReplaceColorRecoloursBullets(t *testing.T) {
+	d := fixture(t)
+	id := named(t, d, 1, "Content").ID
+	d, _ = apply(t, d, Options{}, call("set_paragraph_style", map[string]any{"nodeId": id, "listType": "UNORDERED", "bulletColor": "#0B6E4F"}))
+	out, _ := apply(t, d, Options{}, call("replace_color", map[string]any{"from": "#0B6E4F", "to": "#5B2A86"}))
+	for i, p := range sg.NewIndex(out).Node(id).Paragraphs {
+		if p.BulletColor == nil || p.BulletColor.Hex() != "#5B2A86" {
+			t.Errorf("paragraph %d bullet %v, want #5B2A86", i, p.BulletColor)
+		}
+	}
+}

@@ -225,7 +225,7 @@ func contentStyleTools() []Tool {
 				return changed(n.ID), nil
 			}),
 		def(ModuleContent, "replace_color", false,
-			"Replace one colour with another everywhere it appears (fills, gradients, strokes, text, shadows, chart series, table borders) within a tolerance, in one node's subtree or the whole deck. Deck-wide it also rewrites the design tokens holding that colour, so theme-colour references follow; a recoloured reference is pointed at the token that holds the new colour when there is one.",
+			"Replace one colour with another everywhere it appears (fills, gradients, strokes, text, list bullets, shadows, chart series, table borders) within a tolerance, in one node's subtree or the whole deck. Deck-wide it also rewrites the design tokens holding that colour, so theme-colour references follow; a recoloured reference is pointed at the token that holds the new colour when there is one.",
 			func(e *Env, a *replaceColorArgs) (Result, error) {
 				from, err := color(a.From, nil)
 				if err != nil {
@@ -383,6 +383,11 @@ func (r *recolor) node(d *sg.Deck, n *sg.Node) bool {
 		for k, o := range n.StyleOverrideTable {
 			if r.paints(d, o.Fills) {
 				n.StyleOverrideTable[k] = o
+				hit = true
+			}
+		}
+		for i := range n.Paragraphs { // list bullets and numbers
+			if r.color(n.Paragraphs[i].BulletColor) {
 				hit = true
 			}
 		}
