@@ -144,6 +144,11 @@ func (t TextContent) clone() TextContent {
 	c.Paragraphs = cloneSlice(t.Paragraphs)
 	for i := range c.Paragraphs {
 		c.Paragraphs[i].BulletColor = clonePtr(t.Paragraphs[i].BulletColor)
+		if tc := t.Paragraphs[i].BulletThemeColor; tc != nil {
+			cp := *tc
+			cp.Mods = cloneSlice(tc.Mods)
+			c.Paragraphs[i].BulletThemeColor = &cp
+		}
 	}
 	if t.TextBox != nil {
 		b := *t.TextBox

@@ -161,6 +161,10 @@ type Paragraph struct {
 	// scheme colours resolved with their modifiers); nil means the colour
 	// of the paragraph's first run (a:buClrTx). ECMA-376 §21.1.2.4.4-5.
 	BulletColor *Color `json:"bulletColor,omitempty"`
+	// BulletThemeColor, when set, says BulletColor comes from a design token
+	// with its modifiers (a:buClr holding a:schemeClr): a theme change
+	// re-derives it and export writes the scheme reference back.
+	BulletThemeColor *ThemeColor `json:"bulletThemeColor,omitempty"`
 }
 
 // Text-box auto-resize values (Figma textAutoResize).

@@ -41,3 +41,31 @@ func TestReplaceColorRecoloursBullets(t *testing.T) {
 		}
 	}
 }
+
+// On a real deck whose bullets are the theme's accent1 (default_template),
+// set_theme_colors recolours them with the accent, as PowerPoint would.
+func TestThemeColoursRecolourThemeBullets(t *testing.T) {
+	d := realDeck(t, "default_template.pptx")
+	var bound []string
+	d.Walk(func(n, _ *sg.Node, _ int) bool {
+		for _, p := range n.Paragraphs {
+			if p.BulletThemeColor != nil && p.BulletThemeColor.Name == "accent1" && len(p.BulletThemeColor.Mods) == 0 {
+				bound = append(bound, n.ID)
+				break
+			}
+		}
+		return true
+	})
+	if len(bound) == 0 {
+		t.Fatal("default_template.pptx has no bullets bound to accent1; the importer changed?")
+	}
+	out, _ := apply(t, d, Options{}, call("set_theme_colors", map[string]any{"colors": map[string]any{"accent1": "#5B2A86"}}))
+	ix := sg.NewIndex(out)
+	for _, id := range bound {
+		for i, p := range ix.Node(id).Paragraphs {
+			if p.BulletThemeColor != nil && p.BulletThemeColor.Name == "accent1" && len(p.BulletThemeColor.Mods) == 0 && p.BulletColor.Hex() != "#5B2A86" {
+				t.Errorf("%s paragraph %d: bullet %s after the accent changed to #5B2A86", id, i, p.BulletColor.Hex())
+			}
+		}
+	}
+}

@@ -357,6 +357,20 @@ func (r *recolor) paints(d *sg.Deck, ps []sg.Paint) bool {
 	return hit
 }
 
+// bulletPaint views a paragraph's bullet colour (and its theme reference)
+// as a solid paint, so the colour tools treat bullets like any other fill;
+// setBulletPaint writes the paint back. nil when the bullet follows the text.
+func bulletPaint(p *sg.Paragraph) []sg.Paint {
+	if p.BulletColor == nil {
+		return nil
+	}
+	return []sg.Paint{{Type: sg.PaintSolid, Color: p.BulletColor, ThemeColor: p.BulletThemeColor}}
+}
+
+func setBulletPaint(p *sg.Paragraph, ps []sg.Paint) {
+	p.BulletColor, p.BulletThemeColor = ps[0].Color, ps[0].ThemeColor
+}
+
 func containsStr(ss []string, s string) bool {
 	for _, x := range ss {
 		if x == s {
@@ -387,7 +401,8 @@ func (r *recolor) node(d *sg.Deck, n *sg.Node) bool {
 			}
 		}
 		for i := range n.Paragraphs { // list bullets and numbers
-			if r.color(n.Paragraphs[i].BulletColor) {
+			if ps := bulletPaint(&n.Paragraphs[i]); ps != nil && r.paints(d, ps) {
+				setBulletPaint(&n.Paragraphs[i], ps)
 				hit = true
 			}
 		}

@@ -312,13 +312,13 @@ func contentTextTools() []Tool {
 					}
 					switch {
 					case strings.EqualFold(a.BulletColor, "TEXT"):
-						p.BulletColor = nil
+						p.BulletColor, p.BulletThemeColor = nil, nil
 					case a.BulletColor != "":
 						c, err := sg.ParseHex(a.BulletColor)
 						if err != nil {
 							return Result{}, fmt.Errorf("bulletColor: %w", err)
 						}
-						p.BulletColor = &c
+						p.BulletColor, p.BulletThemeColor = &c, nil
 					}
 					if a.Level != nil {
 						p.Level = *a.Level

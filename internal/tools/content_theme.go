@@ -23,7 +23,7 @@ type themeFontsArgs struct {
 func contentThemeTools() []Tool {
 	return []Tool{
 		def(ModuleContent, "set_theme_colors", false,
-			"Change the deck's theme (design-token) colours. Every fill, stroke, text colour and chart series that references a changed token follows, with its tint/shade/luminance modifiers re-applied, so one call re-themes the whole deck consistently.",
+			"Change the deck's theme (design-token) colours. Every fill, stroke, text colour, list bullet and chart series that references a changed token follows, with its tint/shade/luminance modifiers re-applied, so one call re-themes the whole deck consistently.",
 			func(e *Env, a *themeColorsArgs) (Result, error) {
 				if len(a.Colors) == 0 {
 					return Result{}, fmt.Errorf("colors is empty; give token -> #RRGGBB")
@@ -72,6 +72,12 @@ func contentThemeTools() []Tool {
 					for k, o := range n.StyleOverrideTable {
 						if fix(o.Fills) {
 							n.StyleOverrideTable[k] = o
+							hit = true
+						}
+					}
+					for i := range n.Paragraphs { // bullets bound to a token
+						if ps := bulletPaint(&n.Paragraphs[i]); ps != nil && fix(ps) {
+							setBulletPaint(&n.Paragraphs[i], ps)
 							hit = true
 						}
 					}

@@ -66,7 +66,7 @@ func TestBulletLookExportRoundTrip(t *testing.T) {
 	}
 	body := bodyOf(t, d, 4)
 	red := sg.MustHex("#C00000")
-	body.Paragraphs[0].BulletColor = &red
+	body.Paragraphs[0].BulletColor, body.Paragraphs[0].BulletThemeColor = &red, nil
 	body.Paragraphs[0].BulletSize = 0.6
 	lines := strings.Split(body.Characters, "\n")
 	last := len(lines) - 1
@@ -83,8 +83,12 @@ func TestBulletLookExportRoundTrip(t *testing.T) {
 	checkPackage(t, out)
 	op, np := zipParts(t, data), zipParts(t, out)
 	slide := string(np["ppt/slides/slide4.xml"])
-	if !strings.Contains(slide, `<a:buClr><a:srgbClr val="C00000"/></a:buClr><a:buSzPct val="60000"/><a:buFontTx/><a:buChar char="▶"/>`) {
+	if !strings.Contains(slide, `<a:buClr><a:srgbClr val="C00000"></a:srgbClr></a:buClr><a:buSzPct val="60000"/><a:buFontTx/><a:buChar char="▶"/>`) {
 		t.Errorf("edited paragraph's bullet look not written:\n%s", slide)
+	}
+	// The paragraph whose text changed keeps its bullet's theme reference.
+	if !strings.Contains(slide, `<a:buClr><a:schemeClr val="accent1"></a:schemeClr></a:buClr><a:buSzPct val="80000"/>`) {
+		t.Errorf("rewritten paragraph lost its bullet's theme colour:\n%s", slide)
 	}
 	// Paragraphs 2..last-1 are untouched: their a:p bytes are the original's.
 	orig := string(op["ppt/slides/slide4.xml"])
@@ -111,7 +115,8 @@ func TestBulletLookExportRoundTrip(t *testing.T) {
 		t.Errorf("re-imported first paragraph: bullet %q size %g colour %v, want ▶ 0.6 #C00000", p0.Bullet, p0.BulletSize, p0.BulletColor)
 	}
 	pl := b2.Paragraphs[last]
-	if pl.BulletSize != 0.8 || pl.BulletColor == nil || !pl.BulletColor.Near(sg.MustHex("#90C226"), 0.002) || pl.Bullet != "▶" {
+	if pl.BulletSize != 0.8 || pl.BulletColor == nil || !pl.BulletColor.Near(sg.MustHex("#90C226"), 0.002) || pl.Bullet != "▶" ||
+		pl.BulletThemeColor == nil || pl.BulletThemeColor.Name != "accent1" {
 		t.Errorf("re-imported edited-text paragraph: bullet %q size %g colour %v, want the inherited ▶ 0.8 #90C226", pl.Bullet, pl.BulletSize, pl.BulletColor)
 	}
 	if !strings.HasSuffix(b2.Characters, " More.") {

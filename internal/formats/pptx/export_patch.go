@@ -581,7 +581,7 @@ func (ex *exporter) patchText(w *writer, txBody *xnode, n, o *sg.TextContent) {
 		if pPr != nil && tk >= 0 && jsonOf(paraAt(n, k)) == jsonOf(paraAt(o, tk)) {
 			b.Write(pPr.bytes())
 		} else {
-			b.WriteString(pPrXML(paraAt(n, k)))
+			b.WriteString(w.pPrXML(paraAt(n, k)))
 		}
 		runes := []rune(line)
 		for s := 0; s < len(runes); {

@@ -309,11 +309,11 @@ func (t *textCtx) paraProps(level int, pPr *xnode, fontPx float64) sg.Paragraph 
 			case "buBlip":
 				p.ListType, p.Bullet = sg.ListUnordered, "•"
 			case "buClrTx":
-				p.BulletColor = nil
+				p.BulletColor, p.BulletThemeColor = nil, nil
 			case "buClr":
 				if pc, ok := t.cc.colorChild(k); ok {
 					c := pc.c
-					p.BulletColor = &c
+					p.BulletColor, p.BulletThemeColor = &c, pc.theme
 				}
 			case "buSzTx":
 				p.BulletSize = 0
@@ -332,7 +332,7 @@ func (t *textCtx) paraProps(level int, pPr *xnode, fontPx float64) sg.Paragraph 
 	if p.ListType == sg.ListNone {
 		// A paragraph without a bullet keeps no bullet look: body
 		// placeholders inherit a:buClr and a:buSzPct even under a:buNone.
-		p.BulletSize, p.BulletColor = 0, nil
+		p.BulletSize, p.BulletColor, p.BulletThemeColor = 0, nil, nil
 	}
 	return p
 }

@@ -617,7 +617,7 @@ func (w *writer) txBodyXML(prefix string, tc *sg.TextContent, textBox bool) stri
 		} else if tc.Style != nil && tc.Style.TextAlignHorizontal != "" {
 			para.Align = tc.Style.TextAlignHorizontal
 		}
-		b.WriteString("<a:p>" + pPrXML(para))
+		b.WriteString("<a:p>" + w.pPrXML(para))
 		n := utf8.RuneCountInString(line)
 		b.WriteString(w.runsXML(tc, line, off))
 		b.WriteString(`<a:endParaRPr` + w.rPrAttrs(tc.StyleAt(off+max(n-1, 0))) + `/>`)
@@ -751,7 +751,7 @@ func (w *writer) rPrXML(s sg.TypeStyle) string {
 }
 
 // pPrXML writes a:pPr for a paragraph.
-func pPrXML(p sg.Paragraph) string {
+func (w *writer) pPrXML(p sg.Paragraph) string {
 	var b strings.Builder
 	b.WriteString("<a:pPr")
 	if p.Level > 0 {
@@ -783,7 +783,7 @@ func pPrXML(p sg.Paragraph) string {
 	fmt.Fprintf(&b, `<a:spcBef><a:spcPts val="%d"/></a:spcBef>`, int(math.Round(p.SpaceBefore/sg.PxPerPt*100)))
 	fmt.Fprintf(&b, `<a:spcAft><a:spcPts val="%d"/></a:spcAft>`, int(math.Round(p.SpaceAfter/sg.PxPerPt*100)))
 	if p.ListType == sg.ListUnordered || p.ListType == sg.ListOrdered {
-		b.WriteString(bulletLookXML(p))
+		b.WriteString(w.bulletLookXML(p))
 	}
 	switch p.ListType {
 	case sg.ListUnordered:
@@ -810,15 +810,12 @@ func pPrXML(p sg.Paragraph) string {
 // is a Unicode character (the importer maps symbol-font bullets to Unicode),
 // so it is drawn in the text's font (a:buFontTx), not an inherited
 // Wingdings; other characters keep the inherited bullet font.
-func bulletLookXML(p sg.Paragraph) string {
+func (w *writer) bulletLookXML(p sg.Paragraph) string {
 	var b strings.Builder
 	if c := p.BulletColor; c != nil {
-		b.WriteString(`<a:buClr><a:srgbClr val="` + hex6(*c) + `"`)
-		if c.A < 1 {
-			fmt.Fprintf(&b, `><a:alpha val="%d"/></a:srgbClr></a:buClr>`, int(math.Round(math.Max(c.A, 0)*100000)))
-		} else {
-			b.WriteString(`/></a:buClr>`)
-		}
+		// A bullet bound to a theme colour that still resolves to it is
+		// written as the scheme reference, so it follows later re-themes.
+		b.WriteString(`<a:buClr>` + w.colorXML(*c, p.BulletThemeColor, nil) + `</a:buClr>`)
 	} else {
 		b.WriteString(`<a:buClrTx/>`)
 	}
