@@ -276,7 +276,8 @@ func paragraphs(t *scenegraph.TextContent) []string {
 			s += fmt.Sprintf(" lh%g", r1(p.LineHeight))
 		}
 		if p.ListType == scenegraph.ListOrdered || p.ListType == scenegraph.ListUnordered {
-			// The bullet's size (percent of the text) and colour: "bu80% #90C226".
+			// The bullet's size (percent of the text) and colour:
+			// "bu80% #90C226=accent1".
 			if p.BulletSize > 0 {
 				s += fmt.Sprintf(" bu%g%%", math.Round(p.BulletSize*100))
 			}
@@ -285,6 +286,9 @@ func paragraphs(t *scenegraph.TextContent) []string {
 					s += " bu"
 				}
 				s += " " + hexOf(p.BulletColor)
+				if t := p.BulletThemeColor; t != nil && t.Name != "" {
+					s += "=" + t.Name // bound to a token, as fills are shown
+				}
 			}
 		}
 		s = strings.TrimSpace(s)
