@@ -159,6 +159,9 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	if err := checkDeckOutput("edit", "-o", deckPath, out, f.overwrite); err != nil {
 		return err
 	}
+	if err := checkSideOutputs(deckPath, out, f.recipePath, map[string]string{"--record": f.recordPath, "--report": f.reportPath}); err != nil {
+		return err
+	}
 	d, blobs, err := loadDeck("edit", deckPath)
 	if err != nil {
 		return err

@@ -195,3 +195,36 @@ func TestEditWithAnUnreachableModelFailsFast(t *testing.T) {
 		t.Fatalf("want exit 2 naming %s, got %v", addr, err)
 	}
 }
+
+// --record and --report never overwrite the input deck, the output deck or
+// each other, and an impossible path is bad input before any work.
+func TestEditSideOutputsAreCheckedUpFront(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.pptx")
+	os.WriteFile(in, []byte("not read: the check comes first"), 0o644)
+	file := filepath.Join(dir, "afile")
+	os.WriteFile(file, []byte("x"), 0o644)
+	out := filepath.Join(dir, "out.pptx")
+	rp := filepath.Join(dir, "r.yaml")
+	os.WriteFile(rp, []byte("steps:\n  - tool: set_theme_fonts\n    args: {heading: Inter}\n"), 0o644)
+	for _, c := range []struct {
+		record, report, want string
+	}{
+		{in, "", "--record " + in + " is the input deck"},
+		{"", out, "--report " + out + " is the output deck"},
+		{filepath.Join(dir, "x.json"), filepath.Join(dir, "x.json"), "are both"},
+		{"", filepath.Join(file, "r.html"), "is a file, not a directory"},
+		{rp, "", "is the recipe"},
+	} {
+		var stdout bytes.Buffer
+		err := runEdit(context.Background(), &stdout, &stdout, in, editFlags{recipePath: rp, out: out,
+			recordPath: c.record, reportPath: c.report, tau: 4, iterations: 3, maxTurns: 35})
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.code != exitBadInput || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("record %q report %q: want exit 2 with %q, got %v", c.record, c.report, c.want, err)
+		}
+	}
+	if b, _ := os.ReadFile(in); string(b) != "not read: the check comes first" {
+		t.Fatal("the input deck was touched")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/acecanvas/ace/internal/deckio"
@@ -67,6 +68,41 @@ func checkDeckOutput(verb, flag, in, out string, force bool) error {
 	}
 	if err := checkCreatable(out); err != nil {
 		return badInput(fmt.Errorf("%s: %s %s: %w", verb, flag, out, err))
+	}
+	return nil
+}
+
+// checkSideOutputs vets the files an edit writes besides the deck (flag ->
+// path; empty paths are skipped) before any work: none may be the input
+// deck, the recipe, the output deck or another side output, and each must
+// be creatable (a missing directory is made when written). Bad input (exit
+// 2) names the flag and the path.
+func checkSideOutputs(in, out, recipe string, side map[string]string) error {
+	flags := make([]string, 0, len(side))
+	for flag, p := range side {
+		if p != "" {
+			flags = append(flags, flag)
+		}
+	}
+	sort.Strings(flags)
+	for i, flag := range flags {
+		p := side[flag]
+		for _, other := range []struct{ what, path string }{{"the input deck", in}, {"the output deck -o", out}, {"the recipe", recipe}} {
+			if other.path != "" && sameFile(p, other.path) {
+				return badInput(fmt.Errorf("edit: %s %s is %s; give it a path of its own", flag, p, other.what))
+			}
+		}
+		for _, g := range flags[i+1:] {
+			if sameFile(p, side[g]) {
+				return badInput(fmt.Errorf("edit: %s and %s are both %s; give each a path of its own", flag, g, p))
+			}
+		}
+		if st, err := os.Stat(p); err == nil && st.IsDir() {
+			return badInput(fmt.Errorf("edit: %s %s is a directory; give a file path", flag, p))
+		}
+		if err := checkCreatable(p); err != nil {
+			return badInput(fmt.Errorf("edit: %s %s: %w", flag, p, err))
+		}
 	}
 	return nil
 }
