@@ -214,6 +214,11 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 		return err
 	}
 	ownWorkers := !noWorkers && conn.Stack != nil && conn.Stack.Owned
+	if noWorkers && conn.Stack != nil && conn.Stack.Owned {
+		// This process just started the embedded stack, so nobody else
+		// serves it: the batch would wait for ever.
+		return badInput(errors.New("--no-workers needs workers elsewhere: start `ace dev` (or `ace worker`) on this ACE_DATA_DIR first, or set ACE_TEMPORAL_ADDRESS and ACE_NATS_URL to a cluster that runs them"))
+	}
 	if ownWorkers {
 		if agentSteps := instructionSteps(edit.RecipePath, edit.RecipeData); len(agentSteps) > 0 {
 			// A recipe step for the agent would be skipped on every deck.
