@@ -58,3 +58,31 @@ func readableOn(bg sg.Color) sg.Color {
 	}
 	return pick(sg.MustHex("#000000"), sg.MustHex("#FFFFFF"))
 }
+
+// readableOnAll is readableOn for text that crosses several backgrounds:
+// the quiet grey (dark or light) whose worst contrast over bgs reaches WCAG
+// AA (4.5:1), else whichever of black, white and that grey has the best
+// worst case.
+func readableOnAll(bgs []sg.Color) sg.Color {
+	if len(bgs) == 1 {
+		return readableOn(bgs[0])
+	}
+	worst := func(c sg.Color) float64 {
+		w := 21.0
+		for _, bg := range bgs {
+			w = min(w, contrast(c, bg))
+		}
+		return w
+	}
+	best := func(a, b sg.Color) sg.Color {
+		if worst(a) >= worst(b) {
+			return a
+		}
+		return b
+	}
+	grey := best(sg.MustHex("#404040"), sg.MustHex("#F2F2F2"))
+	if worst(grey) >= 4.5 {
+		return grey
+	}
+	return best(best(sg.MustHex("#000000"), sg.MustHex("#FFFFFF")), grey)
+}

@@ -565,8 +565,14 @@ func slideTools() []Tool {
 						if !ok {
 							res.Warnings = append(res.Warnings, fmt.Sprintf("slide %s: no free space along the bottom for %q; placed it over the content", s.ID, clip(text, 30)))
 						}
-						bg, _ := e.paintedBehind(s, sg.Vector{X: box.X + box.Width/2, Y: box.Y + box.Height/2}, nil)
-						col := readableOn(bg)
+						// The text may cross several backgrounds (layout art,
+						// bands): sample along it and pick what reads on all.
+						var bgs []sg.Color
+						for _, f := range []float64{0.05, 0.25, 0.5, 0.75, 0.95} {
+							bg, _ := e.paintedBehind(s, sg.Vector{X: box.X + box.Width*f, Y: box.Y + box.Height/2}, nil)
+							bgs = append(bgs, bg)
+						}
+						col := readableOnAll(bgs)
 						if fixed != nil {
 							col = *fixed
 						}
