@@ -157,7 +157,11 @@ func (s *Summary) WriteFiles(dir string) error {
 
 // WriteTable prints the human table.
 func (s *Summary) WriteTable(w io.Writer) {
-	fmt.Fprintf(w, "batch %s: %d decks, %d done, %d failed, %d pending, %s\n\n", s.Batch, s.Decks, s.Done, s.Failed, s.Pending,
+	decks := "decks"
+	if s.Decks == 1 {
+		decks = "deck"
+	}
+	fmt.Fprintf(w, "batch %s: %d %s, %d done, %d failed, %d pending, %s\n\n", s.Batch, s.Decks, decks, s.Done, s.Failed, s.Pending,
 		(time.Duration(s.DurationMS) * time.Millisecond).Round(100*time.Millisecond))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "DECK\tSTATUS\tOUTCOME\tITER\tSCORES\tTOKENS\tCOST USD\tTIME\tREASON")

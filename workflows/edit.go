@@ -140,7 +140,7 @@ func (e *edit) loop(ctx workflow.Context) (*acev1.EditResult, error) {
 		if len(chk.Failures) > 0 && e.outcome != "gate_blocked" {
 			e.outcome, e.lastReason = "expectation_failed", chk.Failures[0]
 		} else if len(chk.Failures) == 0 && chk.Expectations > 0 {
-			e.lastReason += fmt.Sprintf("; all %d expectations hold", chk.Expectations)
+			e.lastReason += policy.ExpectationsHold(chk.Expectations)
 		}
 	}
 	var out ExportOutput

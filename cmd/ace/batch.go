@@ -274,7 +274,7 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	if err := workers.Submit(ctx, conn.JS, batch, jobs); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "batch %s: %d decks (ace batch status %s)\n", batch, len(jobs), batch)
+	fmt.Fprintf(os.Stderr, "batch %s: %s (ace batch status %s)\n", batch, plural(len(jobs), "deck"), batch)
 	keys := make([]string, len(jobs))
 	for i, j := range jobs {
 		keys[i] = j.Key

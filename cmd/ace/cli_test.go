@@ -322,7 +322,7 @@ func TestRenderReplacesStaleImages(t *testing.T) {
 	if err := runRender(context.Background(), &stdout, in, f); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stdout.String(), "rendered 1 slide in") || !strings.Contains(stdout.String(), "replaced 5 images of an earlier render") {
+	if !strings.Contains(stdout.String(), "rendered 1 slide in") || !strings.Contains(stdout.String(), "removed 5 images left from an earlier render") {
 		t.Errorf("stdout: %q", stdout.String())
 	}
 	var pngs []string
@@ -489,5 +489,15 @@ func TestEditReportSaysApplied(t *testing.T) {
 		if got := reportOutcome(&runner.Record{Outcome: outcome, Origin: "a", Final: "a"}); got != "unchanged" {
 			t.Errorf("%s, deck unchanged -> %q", outcome, got)
 		}
+	}
+}
+
+// ace --version prints a version line.
+func TestVersionFlag(t *testing.T) {
+	if version() == "" {
+		t.Fatal("empty version")
+	}
+	if rootCmd.Version == "" {
+		t.Fatal("rootCmd has no version, so --version is not offered")
 	}
 }

@@ -306,7 +306,7 @@ func writeRenderOutputs(stdout io.Writer, dir string, res *render.Result, contac
 	}
 	fmt.Fprintln(stdout)
 	if stale > 0 {
-		fmt.Fprintf(stdout, "replaced %s of an earlier render in %s\n", plural(stale, "image"), dir)
+		fmt.Fprintf(stdout, "removed %s left from an earlier render in %s\n", plural(stale, "image"), dir)
 	}
 	return nil
 }

@@ -131,6 +131,15 @@ func Outcome(cfg Config, origin string, hist []Iteration, pureRecipe bool) (outc
 	return "stopped", ""
 }
 
+// ExpectationsHold is the reason's tail when a recipe's n expectations
+// all hold: "; the expectation holds" or "; all n expectations hold".
+func ExpectationsHold(n int) string {
+	if n == 1 {
+		return "; the expectation holds"
+	}
+	return fmt.Sprintf("; all %d expectations hold", n)
+}
+
 // Kept reports whether an outcome counts as the edit doing what was asked
 // (EditStatus OK): applied, unchanged, no_judge, stopped.
 func Kept(outcome string) bool {

@@ -187,7 +187,7 @@ func checkExpectations(ctx context.Context, s *Steps, r *recipe.Recipe, rec *Rec
 	if len(rec.Checks) > 0 && rec.Outcome != "gate_blocked" {
 		rec.Outcome, rec.Reason = "expectation_failed", rec.Checks[0].String()
 	} else if len(rec.Checks) == 0 && len(r.Expect) > 0 {
-		rec.Reason += fmt.Sprintf("; all %d expectations hold", len(r.Expect))
+		rec.Reason += policy.ExpectationsHold(len(r.Expect))
 	}
 	return nil
 }
