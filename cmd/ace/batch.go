@@ -256,6 +256,21 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	if err != nil {
 		return badInput(err)
 	}
+	if batchID != "" {
+		// A given id that already ran other decks would resume that batch
+		// and hand back its results as this command's.
+		if prev, err := workers.Status(ctx, conn.JS, batch); err == nil && len(prev.Decks) > 0 {
+			now := map[string]string{}
+			for _, j := range jobs {
+				now[j.Key] = j.Path
+			}
+			for k, d := range prev.Decks {
+				if p, ok := now[k]; !ok || (d.Path != "" && !sameFile(p, d.Path)) {
+					return badInput(fmt.Errorf("batch id %s already ran other decks (%s from %s); pass another --batch, or omit it to derive the id from the decks and the edit", batch, k, d.Path))
+				}
+			}
+		}
+	}
 	var unreadable []string
 	for _, j := range jobs {
 		if j.ImportErr != nil {
