@@ -158,7 +158,17 @@ func loadDeck(verb, path string) (*scenegraph.Deck, scenegraph.Blobs, error) {
 	if err != nil {
 		return nil, nil, badInput(fmt.Errorf("%s: %w", verb, deckError(path, err)))
 	}
+	warnMissingAssets(verb, path, d, blobs)
 	return d, blobs, nil
+}
+
+// warnMissingAssets says on stderr when a scene-graph deck's pictures are
+// not at hand (a .json copied without its .assets folder).
+func warnMissingAssets(verb, path string, d *scenegraph.Deck, assets scenegraph.AssetSource) {
+	if n := len(deckio.MissingAssets(d, assets)); n > 0 {
+		fmt.Fprintf(os.Stderr, "%s: warning: %s names %d picture(s) not found in %s; they are drawn as placeholders and a .pptx export fails: keep the .assets folder beside the .json\n",
+			verb, path, n, deckio.AssetsDir(path))
+	}
 }
 
 // namedError is an error whose message names its file once.

@@ -163,6 +163,7 @@ func loadDeckForRender(ctx context.Context, path, assetsDir string) (*scenegraph
 		if dir == "" {
 			dir = strings.TrimSuffix(path, filepath.Ext(path)) + ".assets"
 			if _, err := os.Stat(dir); err != nil {
+				warnMissingAssets("render", path, d, nil)
 				return d, scenegraph.Blobs{}, nil
 			}
 		}
@@ -170,7 +171,9 @@ func loadDeckForRender(ctx context.Context, path, assetsDir string) (*scenegraph
 		if err != nil {
 			return nil, nil, fmt.Errorf("render: opening asset store %s: %w", dir, err)
 		}
-		return d, store.Assets(ctx, fs), nil
+		assets := store.Assets(ctx, fs)
+		warnMissingAssets("render", path, d, assets)
+		return d, assets, nil
 	}
 	return nil, nil, fmt.Errorf("render: %s: unknown deck format (want .pptx, or .json scene graph or Figma file)", path)
 }

@@ -117,6 +117,24 @@ func referenced(d *sg.Deck) []string {
 	return refs
 }
 
+// MissingAssets lists the pictures (refs of d.Assets, sorted) that assets
+// cannot supply: a scene-graph .json copied without its AssetsDir. Such
+// pictures render as placeholders and cannot be exported.
+func MissingAssets(d *sg.Deck, assets sg.AssetSource) []string {
+	var out []string
+	for ref := range d.Assets {
+		if assets == nil {
+			out = append(out, ref)
+			continue
+		}
+		if _, err := assets.AssetBytes(ref); err != nil {
+			out = append(out, ref)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // loadAssets reads the assets a scene-graph deck references from its
 // AssetsDir, when there is one; refs it lacks are left out.
 func loadAssets(path string, d *sg.Deck) (sg.Blobs, error) {

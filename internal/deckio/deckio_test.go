@@ -136,3 +136,16 @@ func TestJSONDeckKeepsItsAssetsBesideIt(t *testing.T) {
 		t.Fatalf("without assets: %d blobs, %v", len(b), err)
 	}
 }
+
+func TestMissingAssetsNamesPicturesNotAtHand(t *testing.T) {
+	d, blobs, err := Load("../../testdata/decks/northwind-qbr.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := MissingAssets(d, blobs); len(m) != 0 {
+		t.Fatalf("with the deck's own blobs: %d missing", len(m))
+	}
+	if m := MissingAssets(d, nil); len(m) != len(d.Assets) || len(m) == 0 {
+		t.Fatalf("without assets: %d missing of %d", len(m), len(d.Assets))
+	}
+}
