@@ -51,6 +51,9 @@ func (s *FS) Put(ctx context.Context, data []byte) (string, error) {
 	tmp := f.Name()
 	_, werr := f.Write(data)
 	if werr == nil {
+		werr = f.Chmod(0o644) // readable like the deck beside it (CreateTemp makes 0600)
+	}
+	if werr == nil {
 		werr = f.Sync()
 	}
 	if cerr := f.Close(); werr == nil {
