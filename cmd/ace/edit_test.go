@@ -143,19 +143,27 @@ expect:
 // A recipe that does not parse is bad input reported once, with its line
 // and column, before any deck is read: no iteration table, nothing written.
 func TestEditBadRecipeIsReportedOnceUpFront(t *testing.T) {
-	dir := t.TempDir()
-	rp := filepath.Join(dir, "bad.yaml")
-	os.WriteFile(rp, []byte("steps:\n  - tool: set_fill_colour\n    args: {nodeId: s1, color: \"#FFFFFF\"}\n"), 0o644)
-	var stdout bytes.Buffer
-	err := runEdit(context.Background(), &stdout, &stdout, filepath.Join(dir, "missing.pptx"), editFlags{
-		recipePath: rp, tau: 4, iterations: 3, maxTurns: 35})
+	printed, err := editWithRecipe(t, "bad.yaml", "steps:\n  - tool: set_fill_colour\n    args: {nodeId: s1, color: \"#FFFFFF\"}\n")
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != exitBadInput || !strings.Contains(err.Error(), "bad.yaml:2:5: unknown tool \"set_fill_colour\" (did you mean set_fill_color?)") {
 		t.Fatalf("want exit 2 with the recipe's position, got %v", err)
 	}
-	if stdout.Len() != 0 {
-		t.Fatalf("printed before failing:\n%s", stdout.String())
+	if printed != "" {
+		t.Fatalf("printed before failing:\n%s", printed)
 	}
+}
+
+// editWithRecipe runs ace edit on a deck that does not exist with the
+// recipe text, returning what was printed and the error.
+func editWithRecipe(t *testing.T, name, recipe string) (string, error) {
+	t.Helper()
+	dir := t.TempDir()
+	rp := filepath.Join(dir, name)
+	os.WriteFile(rp, []byte(recipe), 0o644)
+	var stdout bytes.Buffer
+	err := runEdit(context.Background(), &stdout, &stdout, filepath.Join(dir, "missing.pptx"), editFlags{
+		recipePath: rp, tau: 4, iterations: 3, maxTurns: 35})
+	return stdout.String(), err
 }
 
 // A recipe with a step for the agent is refused without a model (exit 2),
@@ -164,12 +172,7 @@ func TestEditRecipeWithAnAgentStepNeedsAModel(t *testing.T) {
 	for _, k := range []string{"ACE_AGENT_MODEL", "ACE_JUDGE_MODEL", "ACE_ROUTER_MODEL"} {
 		t.Setenv(k, "")
 	}
-	dir := t.TempDir()
-	rp := filepath.Join(dir, "mixed.yaml")
-	os.WriteFile(rp, []byte("steps:\n  - tool: set_theme_fonts\n    args: {heading: Inter}\n  - instruction: Shorten every title\n"), 0o644)
-	var stdout bytes.Buffer
-	err := runEdit(context.Background(), &stdout, &stdout, filepath.Join(dir, "missing.pptx"), editFlags{
-		recipePath: rp, tau: 4, iterations: 3, maxTurns: 35})
+	_, err := editWithRecipe(t, "mixed.yaml", "steps:\n  - tool: set_theme_fonts\n    args: {heading: Inter}\n  - instruction: Shorten every title\n")
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != exitBadInput || !strings.Contains(err.Error(), "step 2 (line 4) is an instruction for the agent and needs a model") {
 		t.Fatalf("want exit 2 naming the step, got %v", err)
