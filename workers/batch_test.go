@@ -16,6 +16,7 @@ import (
 
 	"github.com/acecanvas/ace/activities"
 	"github.com/acecanvas/ace/internal/deckio"
+	"github.com/acecanvas/ace/internal/shareddecks"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 )
 
@@ -99,7 +100,7 @@ func TestRecipeBatchOnRealDecks(t *testing.T) {
 	c := stack(t)
 	root := repoRoot(t)
 	decks := []string{filepath.Join(root, "testdata", "decks", "northwind-qbr.pptx"),
-		filepath.Join(root, "..", "shared", "decks", "pptx", "build_effective_agents.pptx")}
+		filepath.Join(shareddecks.PPTXDir(t), "build_effective_agents.pptx")}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	batch, jobs, err := PrepareJobs(ctx, c.Store, "", decks, recipeEdit(t, "rebrand.yaml"))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	sg "github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/shareddecks"
 )
 
 func TestLoadEveryFormat(t *testing.T) {
@@ -15,7 +16,7 @@ func TestLoadEveryFormat(t *testing.T) {
 		format Format
 	}{
 		{"../../testdata/decks/northwind-qbr.pptx", PPTX},
-		{"../../../shared/decks/figma/nodes-response-autolayout.json", FigmaJSON},
+		{shareddecks.Figma(t), FigmaJSON},
 	}
 	for _, c := range cases {
 		data, err := os.ReadFile(c.path)

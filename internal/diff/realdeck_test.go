@@ -86,14 +86,7 @@ func TestRealDeckExportRoundTripShowsOnlyTheEdit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("exports every real deck")
 	}
-	dir, _ := os.Getwd()
-	for ; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-	}
-	paths, _ := filepath.Glob(filepath.Join(dir, "..", "shared", "decks", "pptx", "*.pptx"))
-	for _, p := range paths {
+	for _, p := range shareddecks.PPTX(t) {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)

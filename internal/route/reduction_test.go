@@ -11,16 +11,13 @@ import (
 	"github.com/acecanvas/ace/internal/deckgen"
 	"github.com/acecanvas/ace/internal/formats/pptx"
 	"github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/shareddecks"
 )
 
 // realDecks imports the six real PPTX decks from ../shared/decks/pptx.
 func realDecks(t testing.TB) map[string]*scenegraph.Deck {
 	t.Helper()
-	dir := filepath.Join(repoRoot(t), "..", "shared", "decks", "pptx")
-	names, _ := filepath.Glob(filepath.Join(dir, "*.pptx"))
-	if len(names) == 0 {
-		t.Skipf("no real decks under %s", dir)
-	}
+	names := shareddecks.PPTX(t)
 	out := map[string]*scenegraph.Deck{}
 	for _, p := range names {
 		data, err := os.ReadFile(p)

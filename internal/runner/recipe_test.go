@@ -14,6 +14,7 @@ import (
 	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/runner"
 	"github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/shareddecks"
 	"github.com/acecanvas/ace/internal/store"
 )
 
@@ -108,7 +109,7 @@ expect:
 }
 
 func TestRecipeOnARealDeck(t *testing.T) {
-	path := filepath.Join(repoRoot(t), "..", "shared", "decks", "pptx", "table-report.pptx")
+	path := filepath.Join(shareddecks.PPTXDir(t), "table-report.pptx")
 	d, blobs, err := deckio.Load(path)
 	if err != nil {
 		t.Skipf("real deck not available: %v", err)

@@ -21,6 +21,7 @@ import (
 	"github.com/acecanvas/ace/internal/route"
 	"github.com/acecanvas/ace/internal/runner"
 	"github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/shareddecks"
 	"github.com/acecanvas/ace/internal/store"
 )
 
@@ -392,7 +393,7 @@ func TestNoModelFailsFastWithAClearError(t *testing.T) {
 }
 
 func TestNaturalLanguageEditOnARealDeck(t *testing.T) {
-	path := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(scriptPath(t, "x")))), "..", "shared", "decks", "pptx", "build_effective_agents.pptx")
+	path := filepath.Join(shareddecks.PPTXDir(t), "build_effective_agents.pptx")
 	d, blobs, err := deckio.Load(path)
 	if err != nil {
 		t.Skipf("real deck not available: %v", err)

@@ -1,8 +1,9 @@
 // Package shareddecks finds the real decks made by other people that tests
 // and benchmarks read from ../shared/decks beside the repository (see
-// ../shared/decks/SOURCES.md). They are never copied into the repository;
-// CI lays shared/ beside its clone, so a missing directory is a failure,
-// not a reason to skip.
+// ../shared/decks/SOURCES.md), or from $ACE_SHARED_DIR/decks when set
+// (scripts/test sets it for a clone whose origin has shared/ beside it).
+// They are never copied into the repository; a missing directory is a
+// failure, not a reason to skip.
 package shareddecks
 
 import (
@@ -31,10 +32,20 @@ func Root(tb testing.TB) string {
 	}
 }
 
+// Shared returns the shared/ directory: $ACE_SHARED_DIR, else the one
+// beside the repository.
+func Shared(tb testing.TB) string {
+	tb.Helper()
+	if d := os.Getenv("ACE_SHARED_DIR"); d != "" {
+		return d
+	}
+	return filepath.Join(Root(tb), "..", "shared")
+}
+
 // PPTXDir returns the directory of the real .pptx decks.
 func PPTXDir(tb testing.TB) string {
 	tb.Helper()
-	dir := filepath.Join(Root(tb), "..", "shared", "decks", "pptx")
+	dir := filepath.Join(Shared(tb), "decks", "pptx")
 	if _, err := os.Stat(dir); err != nil {
 		tb.Fatalf("real decks missing (CI lays shared/ beside the clone): %v", err)
 	}
@@ -55,7 +66,7 @@ func PPTX(tb testing.TB) []string {
 // Figma returns the path of the real Figma REST response.
 func Figma(tb testing.TB) string {
 	tb.Helper()
-	p := filepath.Join(Root(tb), "..", "shared", "decks", "figma", "nodes-response-autolayout.json")
+	p := filepath.Join(Shared(tb), "decks", "figma", "nodes-response-autolayout.json")
 	if _, err := os.Stat(p); err != nil {
 		tb.Fatalf("real Figma sample missing: %v", err)
 	}

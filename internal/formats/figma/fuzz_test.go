@@ -2,10 +2,10 @@ package figma
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	sg "github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/shareddecks"
 )
 
 // FuzzImport: arbitrary bytes never panic the Figma importer, and what it
@@ -15,15 +15,8 @@ import (
 func FuzzImport(f *testing.F) {
 	f.Add([]byte(filesResponse))
 	f.Add([]byte(`{"nodes":{"1:1":{"document":{"id":"1:1","type":"FRAME","absoluteBoundingBox":{"x":0,"y":0,"width":10,"height":10},"children":[{"id":"1:2","type":"TEXT","characters":"hi","characterStyleOverrides":[1,1],"styleOverrideTable":{"1":{"fontSize":12}}}]}}}}`))
-	if dir, err := os.Getwd(); err == nil {
-		for d := dir; filepath.Dir(d) != d; d = filepath.Dir(d) {
-			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-				if b, err := os.ReadFile(filepath.Join(d, "..", "shared", "decks", "figma", "nodes-response-autolayout.json")); err == nil {
-					f.Add(b)
-				}
-				break
-			}
-		}
+	if b, err := os.ReadFile(shareddecks.Figma(f)); err == nil {
+		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, _, _, err := ImportDetailed(data, Options{Name: "fuzz.json"})

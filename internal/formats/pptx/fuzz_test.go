@@ -57,15 +57,13 @@ func minimalFrom(t testing.TB, data []byte) []byte {
 // validate as a scene graph, and export either succeeds or names the
 // damaged part. Seeds: the
 // committed corpus in testdata/fuzz/FuzzImport (packages our exporter wrote
-// from generated decks) and, when the shared decks are present, small
-// packages derived from them at test time.
+// from generated decks) and small packages derived from the shared real
+// decks at test time.
 func FuzzImport(f *testing.F) {
 	f.Add(smallPackage(f))
 	for _, rd := range realDecks {
-		if p := sharedDeckOrEmpty(rd.file); p != "" {
-			if b, err := os.ReadFile(p); err == nil {
-				f.Add(minimalFrom(f, b))
-			}
+		if b, err := os.ReadFile(sharedDeck(f, rd.file)); err == nil {
+			f.Add(minimalFrom(f, b))
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -85,28 +83,6 @@ func FuzzImport(f *testing.F) {
 			t.Fatalf("export error does not name the part: %v", err)
 		}
 	})
-}
-
-// sharedDeckOrEmpty is sharedDeck without skipping.
-func sharedDeckOrEmpty(name string) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			return ""
-		}
-		dir = filepath.Dir(dir)
-	}
-	p := filepath.Join(dir, "..", "shared", "decks", "pptx", name)
-	if _, err := os.Stat(p); err != nil {
-		return ""
-	}
-	return p
 }
 
 // TestWriteFuzzSeeds regenerates the committed seed corpus when
