@@ -48,9 +48,11 @@ func Summarize(ctx context.Context, s store.Store, st *State, outDir string) (*S
 	sum := &Summary{Batch: st.Batch, Decks: len(st.Decks)}
 	var last int64
 	used := map[string]bool{} // output names taken, so two decks never share a file
-	var sources []string
+	var sources []source // stat'ed once: an output must never be one of them
 	for _, d := range st.Decks {
-		sources = append(sources, d.Path)
+		if fi, err := os.Stat(d.Path); err == nil {
+			sources = append(sources, source{d.Path, fi})
+		}
 	}
 	for _, k := range st.Keys() {
 		d := st.Decks[k]
@@ -121,16 +123,22 @@ func outputPath(outDir, deckName, key, format string, used map[string]bool) stri
 	return filepath.Join(outDir, name+"."+format)
 }
 
-// sameAsAny returns the path in paths that names the same existing file as
-// a, or "".
-func sameAsAny(a string, paths []string) string {
+// source is a deck file of the batch.
+type source struct {
+	path string
+	info os.FileInfo
+}
+
+// sameAsAny returns the path of the source that is the same existing file
+// as a, or "".
+func sameAsAny(a string, sources []source) string {
 	sa, err := os.Stat(a)
 	if err != nil {
 		return ""
 	}
-	for _, p := range paths {
-		if sp, err := os.Stat(p); err == nil && os.SameFile(sa, sp) {
-			return p
+	for _, s := range sources {
+		if os.SameFile(sa, s.info) {
+			return s.path
 		}
 	}
 	return ""

@@ -131,6 +131,36 @@ Exit codes: 0 every deck met its goal, 1 a deck failed, 2 bad input,
 	rootCmd.AddCommand(cmd)
 }
 
+// checkModel says once, before anything is published, what would fail every
+// deck the same way on this process's own workers: an instruction, or a
+// recipe step for the agent, without a model; a configured model endpoint
+// that does not answer.
+func checkModel(ctx context.Context, edit workers.Edit) error {
+	cfg, err := llm.ConfigFromEnv()
+	if err != nil {
+		return nil // the workers report a bad configuration per deck
+	}
+	c, err := llm.New(cfg)
+	if err != nil {
+		return nil
+	}
+	if !c.HasModel(llm.RoleAgent) {
+		_, why := c.Model(llm.RoleAgent)
+		if edit.Instruction != "" {
+			return badInput(fmt.Errorf("-i needs a model (%v); or use --recipe, which runs without one", why))
+		}
+		if steps := instructionSteps(edit.RecipePath, edit.RecipeData); len(steps) > 0 {
+			return badInput(fmt.Errorf("recipe %s: %s is an instruction for the agent and needs a model (%v); configure one or remove the step", edit.RecipePath, steps[0], why))
+		}
+	}
+	if c.HasModel(llm.RoleAgent) || c.HasModel(llm.RoleJudge) {
+		if err := c.Reachable(ctx, 10*time.Second); err != nil {
+			return badInput(fmt.Errorf("batch: %w", err))
+		}
+	}
+	return nil
+}
+
 // instructionSteps names the steps of the recipe (YAML data) that are
 // instructions for the agent ("step 2 (line 5)").
 func instructionSteps(path string, data []byte) []string {
@@ -220,31 +250,8 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 		return badInput(errors.New("--no-workers needs workers elsewhere: start `ace dev` (or `ace worker`) on this ACE_DATA_DIR first, or set ACE_TEMPORAL_ADDRESS and ACE_NATS_URL to a cluster that runs them"))
 	}
 	if ownWorkers {
-		if agentSteps := instructionSteps(edit.RecipePath, edit.RecipeData); len(agentSteps) > 0 {
-			// A recipe step for the agent would be skipped on every deck.
-			if cfg, err := llm.ConfigFromEnv(); err == nil {
-				if c, err := llm.New(cfg); err == nil && !c.HasModel(llm.RoleAgent) {
-					_, why := c.Model(llm.RoleAgent)
-					return badInput(fmt.Errorf("recipe %s: %s is an instruction for the agent and needs a model (%v); configure one or remove the step", edit.RecipePath, agentSteps[0], why))
-				}
-			}
-		}
-		if edit.Instruction != "" {
-			// The workers are ours: without a model every deck would fail
-			// the same way, so say it once, before publishing anything.
-			if cfg, err := llm.ConfigFromEnv(); err == nil {
-				if c, err := llm.New(cfg); err == nil && !c.HasModel(llm.RoleAgent) {
-					_, why := c.Model(llm.RoleAgent)
-					return badInput(fmt.Errorf("-i needs a model (%v); or use --recipe, which runs without one", why))
-				}
-			}
-		}
-		if cfg, err := llm.ConfigFromEnv(); err == nil {
-			if c, err := llm.New(cfg); err == nil && (c.HasModel(llm.RoleAgent) || c.HasModel(llm.RoleJudge)) {
-				if err := c.Reachable(ctx, 10*time.Second); err != nil {
-					return badInput(fmt.Errorf("batch: %w", err))
-				}
-			}
+		if err := checkModel(ctx, edit); err != nil {
+			return err
 		}
 		stopWorkers, err := startLocalWorkers(ctx, conn, workers.AllQueues, true)
 		if err != nil {

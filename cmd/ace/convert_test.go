@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acecanvas/ace/internal/deckgen"
 	"github.com/acecanvas/ace/internal/formats/pptx"
 )
 
@@ -35,15 +34,7 @@ func zipContents(t *testing.T, b []byte) map[string]string {
 // output.
 func TestConvertRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	d, blobs := deckgen.Generate(deckgen.Options{Slides: 4, Seed: 2})
-	src, err := pptx.Export(d, blobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := filepath.Join(dir, "deck.pptx")
-	if err := os.WriteFile(in, src, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	in := genPPTX(t, dir, 4, 2)
 	js := filepath.Join(dir, "deck.json")
 	var rep bytes.Buffer
 	if err := runConvert(context.Background(), &rep, in, js, convertFlags{report: true}); err != nil {
@@ -61,6 +52,7 @@ func TestConvertRoundTrip(t *testing.T) {
 	if err := runConvert(context.Background(), io.Discard, js, back, convertFlags{}); err != nil {
 		t.Fatal(err)
 	}
+	src, _ := os.ReadFile(in)
 	got, _ := os.ReadFile(back)
 	a, b := zipContents(t, src), zipContents(t, got)
 	for name, data := range a {

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/acecanvas/ace/internal/deckgen"
-	"github.com/acecanvas/ace/internal/formats/pptx"
 	"github.com/acecanvas/ace/internal/render"
 )
 
@@ -34,15 +32,7 @@ func TestParseSlideSpec(t *testing.T) {
 // and contact sheet for the chosen slides.
 func TestRenderCommandWritesOutputs(t *testing.T) {
 	dir := t.TempDir()
-	d, blobs := deckgen.Generate(deckgen.Options{Slides: 4, Seed: 7})
-	src, err := pptx.Export(d, blobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := filepath.Join(dir, "deck.pptx")
-	if err := os.WriteFile(in, src, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	in := genPPTX(t, dir, 4, 7)
 	out := filepath.Join(dir, "out")
 	var stdout bytes.Buffer
 	rootCmd.SetOut(&stdout)

@@ -68,6 +68,11 @@ func Decode(name string, data []byte) (*sg.Deck, sg.Blobs, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return decodeAs(f, name, data)
+}
+
+// decodeAs imports data in format f (Detect's answer).
+func decodeAs(f Format, name string, data []byte) (*sg.Deck, sg.Blobs, error) {
 	switch f {
 	case PPTX:
 		d, blobs, err := pptx.Import(data, filepath.Base(name))
@@ -196,11 +201,15 @@ func Load(path string) (*sg.Deck, sg.Blobs, error) {
 	if len(data) == 0 {
 		return nil, nil, fmt.Errorf("%s is empty (0 bytes): give a .pptx, an ACE scene-graph .json or a Figma REST .json deck", path)
 	}
-	d, blobs, err := Decode(path, data)
+	f, err := Detect(path, data)
 	if err != nil {
 		return nil, nil, err
 	}
-	if f, _ := Detect(path, data); f == SceneJSON {
+	d, blobs, err := decodeAs(f, path, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f == SceneJSON {
 		if blobs, err = loadAssets(path, d); err != nil {
 			return nil, nil, err
 		}

@@ -19,14 +19,8 @@ type SlidePNG struct {
 
 // RenderSlidePNG implements tools.SlideRenderer.
 func (s SlidePNG) RenderSlidePNG(d *scenegraph.Deck, slideID string, scale float64) ([]byte, error) {
-	idx := -1
-	for i, sl := range d.Slides {
-		if sl != nil && sl.ID == slideID {
-			idx = i
-			break
-		}
-	}
-	if idx < 0 {
+	slide, idx := d.SlideByID(slideID)
+	if slide == nil {
 		return nil, fmt.Errorf("render: deck %q has no slide %q", d.ID, slideID)
 	}
 	ctx := s.Ctx

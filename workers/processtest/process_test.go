@@ -245,12 +245,14 @@ func TestEmbeddedBatchSurvivesKillAndRerun(t *testing.T) {
 	_ = root
 }
 
-// TestRenderWorkerKilledMidRender starts the stack with edit, llm and diff
-// workers in one process and a render worker in another, starts an edit,
-// kills the render worker with SIGKILL while Render runs, starts a new
-// render worker, and checks the edit completes with the same final
-// snapshot as an uninterrupted in-process run and exactly one result.
-func TestRenderWorkerKilledMidRender(t *testing.T) {
+// renderInFlight starts the stack with edit, llm and diff workers in one
+// process and a render worker in another, submits the rebrand of
+// northwind-qbr as the batch named batch, and returns once the edit's
+// workflow reports the render step: the context (cancelled and the
+// connection closed at the end of the test), the data directory, the render
+// worker and the batch's jobs.
+func renderInFlight(t *testing.T, batch string) (context.Context, *workers.Conn, string, *proc, string, []workers.Job) {
+	t.Helper()
 	data := t.TempDir()
 	main := start(t, data, "worker", "--queues", "edit,llm,diff", "--dispatch")
 	waitStack(t, data)
@@ -259,16 +261,16 @@ func TestRenderWorkerKilledMidRender(t *testing.T) {
 	renderer.waitLine(t, "ace worker:", 3*time.Minute)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
+	t.Cleanup(cancel)
 	conn, err := workers.Connect(ctx, workers.Config{Namespace: "default", DataDir: data})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	t.Cleanup(func() { conn.Close() })
 	root := repoRoot(t)
 	recipePath := filepath.Join(root, "testdata", "recipes", "rebrand.yaml")
 	recipeData, _ := os.ReadFile(recipePath)
-	batch, jobs, err := workers.PrepareJobs(ctx, conn.Store, "crash", []string{filepath.Join(root, "testdata", "decks", "northwind-qbr.pptx")},
+	batch, jobs, err := workers.PrepareJobs(ctx, conn.Store, batch, []string{filepath.Join(root, "testdata", "decks", "northwind-qbr.pptx")},
 		workers.Edit{RecipePath: recipePath, RecipeData: recipeData})
 	if err != nil {
 		t.Fatal(err)
@@ -276,18 +278,28 @@ func TestRenderWorkerKilledMidRender(t *testing.T) {
 	if err := workers.Submit(ctx, conn.JS, batch, jobs); err != nil {
 		t.Fatal(err)
 	}
-	id := jobs[0].Request.JobId
 	for {
 		if ctx.Err() != nil {
 			t.Fatal("the edit never reached the render step")
 		}
-		v, err := conn.Temporal.QueryWorkflow(ctx, id, "", workflows.QueryProgress)
+		v, err := conn.Temporal.QueryWorkflow(ctx, jobs[0].Request.JobId, "", workflows.QueryProgress)
 		var p workflows.Progress
 		if err == nil && v.Get(&p) == nil && p.Phase == "render" {
 			break
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	return ctx, conn, data, renderer, batch, jobs
+}
+
+// TestRenderWorkerKilledMidRender starts the stack with edit, llm and diff
+// workers in one process and a render worker in another, starts an edit,
+// kills the render worker with SIGKILL while Render runs, starts a new
+// render worker, and checks the edit completes with the same final
+// snapshot as an uninterrupted in-process run and exactly one result.
+func TestRenderWorkerKilledMidRender(t *testing.T) {
+	ctx, conn, data, renderer, batch, jobs := renderInFlight(t, "crash")
+	id := jobs[0].Request.JobId
 	renderer.kill()
 	<-renderer.done
 	start(t, data, "worker", "--queues", "render").waitLine(t, "ace worker:", 3*time.Minute)
@@ -307,7 +319,7 @@ func TestRenderWorkerKilledMidRender(t *testing.T) {
 	defer pool.Close()
 	recipeRef := jobs[0].Request.RecipeRef
 	rec, err := runner.Run(ctx, &runner.Steps{Store: conn.Store, Renderer: pool},
-		runner.Request{DeckRef: jobs[0].Request.DeckRef, RecipeRef: recipeRef, RecipePath: recipePath})
+		runner.Request{DeckRef: jobs[0].Request.DeckRef, RecipeRef: recipeRef, RecipePath: jobs[0].Request.RecipePath})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -339,43 +351,8 @@ func TestRenderWorkerKilledMidRender(t *testing.T) {
 // before it exits, so the edit completes with no render worker left and
 // the render ran exactly once.
 func TestRenderWorkerDrainsOnSIGTERM(t *testing.T) {
-	data := t.TempDir()
-	main := start(t, data, "worker", "--queues", "edit,llm,diff", "--dispatch")
-	waitStack(t, data)
-	main.waitLine(t, "ace worker:", 3*time.Minute)
-	renderer := start(t, data, "worker", "--queues", "render")
-	renderer.waitLine(t, "ace worker:", 3*time.Minute)
-
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	conn, err := workers.Connect(ctx, workers.Config{Namespace: "default", DataDir: data})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	root := repoRoot(t)
-	recipePath := filepath.Join(root, "testdata", "recipes", "rebrand.yaml")
-	recipeData, _ := os.ReadFile(recipePath)
-	batch, jobs, err := workers.PrepareJobs(ctx, conn.Store, "drain", []string{filepath.Join(root, "testdata", "decks", "northwind-qbr.pptx")},
-		workers.Edit{RecipePath: recipePath, RecipeData: recipeData})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := workers.Submit(ctx, conn.JS, batch, jobs); err != nil {
-		t.Fatal(err)
-	}
+	ctx, conn, _, renderer, batch, jobs := renderInFlight(t, "drain")
 	id := jobs[0].Request.JobId
-	for {
-		if ctx.Err() != nil {
-			t.Fatal("the edit never reached the render step")
-		}
-		v, err := conn.Temporal.QueryWorkflow(ctx, id, "", workflows.QueryProgress)
-		var p workflows.Progress
-		if err == nil && v.Get(&p) == nil && p.Phase == "render" {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 	if err := renderer.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
