@@ -48,7 +48,7 @@ func Summarize(ctx context.Context, s store.Store, st *State, outDir string) (*S
 	sum := &Summary{Batch: st.Batch, Decks: len(st.Decks)}
 	var last int64
 	used := map[string]bool{} // output names taken, so two decks never share a file
-	var sources []source // stat'ed once: an output must never be one of them
+	var sources []source      // stat'ed once: an output must never be one of them
 	for _, d := range st.Decks {
 		if fi, err := os.Stat(d.Path); err == nil {
 			sources = append(sources, source{d.Path, fi})
