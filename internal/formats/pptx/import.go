@@ -537,13 +537,7 @@ func (im *importer) slide(part string, index int) (*slideInfo, error) {
 	id := slideID(part, index)
 	csld := root.child(nsP, "cSld")
 	si := &slideInfo{part: part, doc: doc, spTree: csld.child(nsP, "spTree"), lay: lay, rels: rels}
-	si.cc = &colorCtx{th: lay.m.th, clrMap: lay.m.clrMap}
-	if ov := root.path(nsP, "clrMapOvr").child(nsA, "overrideClrMapping"); ov != nil {
-		si.cc.clrMap = map[string]string{}
-		for _, a := range ov.attrs {
-			si.cc.clrMap[a.local] = a.value
-		}
-	}
+	si.cc = slideColors(root, lay)
 	n := &sg.Node{
 		ID: id, Type: sg.TypeSlide, Name: csld.av("name"), Transform: sg.Identity,
 		Size:   sg.Vector{X: im.deck.Width, Y: im.deck.Height},
@@ -576,15 +570,38 @@ func (im *importer) slide(part string, index int) (*slideInfo, error) {
 	ctx := &shapeCtx{im: im, si: si, part: part, cc: si.cc, ids: map[string]int{}}
 	n.Children = ctx.tree(si.spTree, slideMap, id)
 	si.maxID = ctx.maxID
-	if im.inherited && root.av("showMasterSp") != "0" {
-		var deco []*sg.Node
-		if lay.doc.root().av("showMasterSp") != "0" {
-			deco = append(deco, im.decorations(si, index, lay.m.part, lay.m.doc, "master")...)
-		}
-		deco = append(deco, im.decorations(si, index, lay.part, lay.doc, "layout")...)
-		n.Children = append(deco, n.Children...)
+	if im.inherited {
+		n.Children = append(im.inheritedShapes(si, root, index), n.Children...)
 	}
 	return si, nil
+}
+
+// slideColors is the colour context of a slide: its layout's theme and the
+// master's colour map, or the slide's p:clrMapOvr (ECMA-376 §19.3.1.7).
+func slideColors(root *xnode, lay *layout) *colorCtx {
+	cc := &colorCtx{th: lay.m.th, clrMap: lay.m.clrMap}
+	if ov := root.path(nsP, "clrMapOvr").child(nsA, "overrideClrMapping"); ov != nil {
+		cc.clrMap = map[string]string{}
+		for _, a := range ov.attrs {
+			cc.clrMap[a.local] = a.value
+		}
+	}
+	return cc
+}
+
+// inheritedShapes are the master's then the layout's decorations shown on
+// the slide whose p:sld element is root (nil for a slide that has no part
+// yet), honouring p:sld/@showMasterSp and p:sldLayout/@showMasterSp.
+func (im *importer) inheritedShapes(si *slideInfo, root *xnode, index int) []*sg.Node {
+	if root != nil && root.av("showMasterSp") == "0" {
+		return nil
+	}
+	lay := si.lay
+	var deco []*sg.Node
+	if lay.doc.root().av("showMasterSp") != "0" {
+		deco = append(deco, im.decorations(si, index, lay.m.part, lay.m.doc, "master")...)
+	}
+	return append(deco, im.decorations(si, index, lay.part, lay.doc, "layout")...)
 }
 
 // decorations imports the non-placeholder shapes of a layout or master as

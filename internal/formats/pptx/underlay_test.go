@@ -1,0 +1,122 @@
+package pptx
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	sg "github.com/acecanvas/ace/internal/scenegraph"
+)
+
+// TestUnderlayMatchesInheritedImport: on every real deck, the shapes the
+// Underlay gives each slide are exactly the decorations an Inherited import
+// puts at the back of that slide (same ids, same content), and their
+// pictures resolve through AssetBytes.
+func TestUnderlayMatchesInheritedImport(t *testing.T) {
+	total := 0
+	for _, rd := range realDecks {
+		data := readDeck(t, rd.file)
+		withDeco, _, _, err := ImportWithOptions(data, rd.file, Options{Inherited: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, _, err := Import(data, rd.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := NewUnderlay(data, rd.file)
+		if err != nil {
+			t.Fatalf("%s: %v", rd.file, err)
+		}
+		n := 0
+		for i, s := range plain.Slides {
+			var want []*sg.Node
+			for _, c := range withDeco.Slides[i].Children {
+				if strings.Contains(c.ID, "/master/") || strings.Contains(c.ID, "/layout/") {
+					want = append(want, c)
+				}
+			}
+			got := u.Shapes(s, i)
+			if g, w := marshal(t, got), marshal(t, want); g != w {
+				t.Errorf("%s slide %d: underlay differs from the inherited import:\n got %.300s\nwant %.300s", rd.file, i+1, g, w)
+			}
+			for _, c := range got {
+				c.Walk(func(x, _ *sg.Node, _ int) bool {
+					if !x.Locked {
+						t.Errorf("%s: %s not locked", rd.file, x.ID)
+					}
+					for _, p := range x.Fills {
+						if p.ImageRef != "" {
+							if _, err := u.AssetBytes(p.ImageRef); err != nil {
+								t.Errorf("%s: %s: %v", rd.file, x.ID, err)
+							}
+						}
+					}
+					return true
+				})
+			}
+			n += len(got)
+		}
+		t.Logf("%s: %d layout/master shapes over %d slides", rd.file, n, len(plain.Slides))
+		total += n
+	}
+	if total == 0 {
+		t.Fatal("no real deck shows any layout or master shape")
+	}
+}
+
+// TestUnderlayFollowsTheSlide: a slide's shapes follow its layout name (a
+// new slide on a layout no slide used, a slide moved to another layout),
+// take the slide's own id and number, and a layout the package lacks
+// shows nothing.
+func TestUnderlayFollowsTheSlide(t *testing.T) {
+	data := readDeck(t, "Iphone16Pro.pptx")
+	d, _, err := Import(data, "Iphone16Pro.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := NewUnderlay(data, "Iphone16Pro.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(u.byName) < 2 {
+		t.Fatalf("layouts: %d", len(u.byName))
+	}
+	s := d.Slides[1]
+	orig := u.Shapes(s, 1)
+	if len(orig) == 0 {
+		t.Fatal("slide 2 shows no layout art")
+	}
+	fresh := &sg.Node{ID: "new1", Type: sg.TypeSlide, Slide: &sg.SlideProps{Layout: s.Slide.Layout}}
+	got := u.Shapes(fresh, 5)
+	if len(got) != len(orig) {
+		t.Fatalf("a new slide on %q shows %d shapes, the original %d", s.Slide.Layout, len(got), len(orig))
+	}
+	for _, c := range got {
+		if !strings.HasPrefix(c.ID, "new1/") {
+			t.Errorf("id %s does not name the slide", c.ID)
+		}
+	}
+	fresh.Slide.Layout = "No Such Layout"
+	if got := u.Shapes(fresh, 0); len(got) != 0 {
+		t.Errorf("unknown layout shows %d shapes", len(got))
+	}
+	// Another layout by name gives that layout's shapes.
+	for name := range u.byName {
+		if name == s.Slide.Layout {
+			continue
+		}
+		moved := s.Clone()
+		moved.Slide.Layout = name
+		_ = u.Shapes(moved, 1) // must not panic; may be empty
+	}
+}
+
+func marshal(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
