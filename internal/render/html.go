@@ -44,7 +44,8 @@ func SlideHTML(d *scenegraph.Deck, slide int, assets scenegraph.AssetSource) (st
 	if s == nil {
 		return "", nil, fmt.Errorf("render: slide %d of deck %q is nil", slide, d.ID)
 	}
-	b := &builder{deck: d, assets: assets, slide: s, imgCache: map[string]string{}}
+	s, assets, notes := withUnderlay(d, slide, s, assets)
+	b := &builder{deck: d, assets: assets, slide: s, imgCache: map[string]string{}, errs: notes}
 	b.index(s, nil, scenegraph.Identity)
 	b.node(s, nil)
 	return b.sb.String(), b.errs, nil

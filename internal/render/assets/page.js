@@ -21,6 +21,21 @@
     const mix = (x, y) => (x * t[3] + y * b[3] * (1 - t[3])) / a;
     return [mix(t[0], b[0]), mix(t[1], b[1]), mix(t[2], b[2]), a];
   };
+  // paintsAt: whether e's fill covers (x, y). A node drawn by vector
+  // geometry (its own svg.vl: presets, freeforms) paints only inside its
+  // paths, not over its whole box: a triangle's corners show what is under.
+  function paintsAt(e, x, y) {
+    let svg = null;
+    for (const k of e.children) if (k.tagName === 'svg' && k.classList.contains('vl')) { svg = k; break; }
+    if (!svg) return true;
+    const m = svg.getScreenCTM();
+    if (!m) return true;
+    const p = new DOMPoint(x, y).matrixTransform(m.inverse());
+    for (const path of svg.querySelectorAll('path')) {
+      if (path.getAttribute('fill') !== 'none' && path.isPointInFill(p)) return true;
+    }
+    return false;
+  }
   // background under (x, y) ignoring `self`'s text: composite data-bg
   // layers top-down until opaque; null when an image is in the way.
   function backgroundAt(x, y, self) {
@@ -41,6 +56,7 @@
         return null;
       }
       const bg = e.getAttribute && e.getAttribute('data-bg');
+      if (bg && !paintsAt(e, x, y)) continue;
       if (bg) {
         const c = bg.split(',').map(Number);
         c[3] *= opacity(e);
