@@ -67,7 +67,7 @@ func TestShippedRecipesOnRealDecks(t *testing.T) {
 			r := recipes[name]
 			t.Run(base+"/"+name, func(t *testing.T) {
 				added := sg.Blobs{}
-				plan, err := recipe.Compile(r, d0, recipe.Options{Tools: tools.Options{Blobs: added, Measure: render.MeasureFunc(ctx, pool, blobs)}})
+				plan, err := recipe.Compile(r, d0, recipe.Options{Tools: tools.Options{Blobs: added, Measure: render.MeasureFunc(ctx, pool, blobs), Backdrop: render.BackdropFunc(ctx, pool, blobs)}})
 				if err != nil {
 					t.Fatal(err)
 				}

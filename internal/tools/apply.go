@@ -59,6 +59,14 @@ type Options struct {
 	// box. It must be deterministic for equal decks, so that replaying a
 	// batch gives the same snapshot.
 	Measure func(*scenegraph.Deck) (map[string]scenegraph.Rect, error)
+	// Backdrop, when set, renders the given slides of the working deck and
+	// returns the colour a reader sees at each point (slide px), per slide
+	// id in the order asked: pictures and the layout and master art the
+	// scene graph does not hold included (render.BackdropFunc). add_footer
+	// picks its text colour from it; without it the colour comes from the
+	// fills and boxes of the deck's own nodes. Deterministic for equal
+	// decks, like Measure.
+	Backdrop func(*scenegraph.Deck, map[string][]scenegraph.Vector) (map[string][]scenegraph.Color, error)
 }
 
 // BatchError is a failed command: its 0-based position in the batch, the

@@ -539,20 +539,29 @@ func slideTools() []Tool {
 						return Result{}, fmt.Errorf("measure the deck for free space: %w", err)
 					}
 				}
+				var fixed *sg.Color
+				if a.Color != "" {
+					c, err := color(a.Color, nil)
+					if err != nil {
+						return Result{}, err
+					}
+					fixed = &c
+				}
+				// First every new text's box, then its colour from what is
+				// painted there before any footer is added, then the nodes.
+				type placed struct {
+					slide             *sg.Node
+					role, text, align string
+					box               sg.Rect
+					size              float64
+				}
+				var todo []placed
 				for _, s := range slidesIn {
 					_, idx := e.Deck.SlideByID(s.ID)
 					if a.SkipFirst && idx == 0 {
 						continue
 					}
 					obstacles := e.footerObstacles(s, painted)
-					var fixed *sg.Color
-					if a.Color != "" {
-						c, err := color(a.Color, nil)
-						if err != nil {
-							return Result{}, err
-						}
-						fixed = &c
-					}
 					put := func(role, text, prefer string) {
 						for _, c := range s.Children {
 							if placeholderRole(c) == role && c.Type.CanHoldText() {
@@ -565,30 +574,8 @@ func slideTools() []Tool {
 						if !ok {
 							res.Warnings = append(res.Warnings, fmt.Sprintf("slide %s: no free space along the bottom for %q; placed it over the content", s.ID, clip(text, 30)))
 						}
-						// The text may cross several backgrounds (layout art,
-						// bands): sample along it and pick what reads on all.
-						var bgs []sg.Color
-						for _, f := range []float64{0.05, 0.25, 0.5, 0.75, 0.95} {
-							bg, _ := e.paintedBehind(s, sg.Vector{X: box.X + box.Width*f, Y: box.Y + box.Height/2}, nil)
-							bgs = append(bgs, bg)
-						}
-						col := readableOnAll(bgs)
-						if fixed != nil {
-							col = *fixed
-						}
-						t := e.newNode(sg.TypeText, map[string]string{"ftr": "Footer", "sldNum": "Slide Number", "dt": "Date"}[role])
-						t.Characters = text
-						align := map[string]string{"center": sg.AlignCenter, "right": sg.AlignRight, "left": sg.AlignLeft}[prefer]
-						t.Style = &sg.TypeStyle{FontSize: size, TextAlignHorizontal: align, Fills: []sg.Paint{sg.Solid(col)}}
-						if f := e.Deck.Tokens.Fonts.Minor.Latin; f != "" {
-							setFamily(t.Style, f, text, nil)
-						}
-						t.Placeholder = &sg.Placeholder{Role: role}
-						t.Transform = sg.Translate(round2(box.X), round2(box.Y))
-						t.Size = sg.Vector{X: round2(box.Width), Y: round2(box.Height)}
-						e.insert(s, t, -1)
 						obstacles = append(obstacles, box)
-						res.Created = append(res.Created, t.ID)
+						todo = append(todo, placed{slide: s, role: role, text: text, align: prefer, box: box, size: size})
 					}
 					if a.Text != "" {
 						put("ftr", a.Text, "center")
@@ -599,6 +586,57 @@ func slideTools() []Tool {
 					if a.Date != "" {
 						put("dt", a.Date, "left")
 					}
+				}
+				// The text may cross several backgrounds (layout art, bands,
+				// pictures): sample along it and pick what reads on all.
+				probes := func(b sg.Rect) []sg.Vector {
+					var pts []sg.Vector
+					for _, fy := range []float64{0.25, 0.5, 0.75} {
+						for _, fx := range []float64{0.02, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.98} {
+							pts = append(pts, sg.Vector{X: b.X + b.Width*fx, Y: b.Y + b.Height*fy})
+						}
+					}
+					return pts
+				}
+				var seen map[string][]sg.Color
+				if fixed == nil && e.Opts.Backdrop != nil && len(todo) > 0 {
+					ask := map[string][]sg.Vector{}
+					for _, p := range todo {
+						ask[p.slide.ID] = append(ask[p.slide.ID], probes(p.box)...)
+					}
+					if seen, err = e.Opts.Backdrop(e.Deck, ask); err != nil {
+						return Result{}, fmt.Errorf("render the slides to choose a footer colour: %w", err)
+					}
+				}
+				used := map[string]int{}
+				for _, p := range todo {
+					n := len(probes(p.box))
+					var bgs []sg.Color
+					if got := seen[p.slide.ID]; len(got) >= used[p.slide.ID]+n {
+						bgs = got[used[p.slide.ID] : used[p.slide.ID]+n]
+						used[p.slide.ID] += n
+					} else {
+						for _, f := range []float64{0.05, 0.25, 0.5, 0.75, 0.95} {
+							bg, _ := e.paintedBehind(p.slide, sg.Vector{X: p.box.X + p.box.Width*f, Y: p.box.Y + p.box.Height/2}, nil)
+							bgs = append(bgs, bg)
+						}
+					}
+					col := readableOnAll(bgs)
+					if fixed != nil {
+						col = *fixed
+					}
+					t := e.newNode(sg.TypeText, map[string]string{"ftr": "Footer", "sldNum": "Slide Number", "dt": "Date"}[p.role])
+					t.Characters = p.text
+					align := map[string]string{"center": sg.AlignCenter, "right": sg.AlignRight, "left": sg.AlignLeft}[p.align]
+					t.Style = &sg.TypeStyle{FontSize: p.size, TextAlignHorizontal: align, Fills: []sg.Paint{sg.Solid(col)}}
+					if f := e.Deck.Tokens.Fonts.Minor.Latin; f != "" {
+						setFamily(t.Style, f, p.text, nil)
+					}
+					t.Placeholder = &sg.Placeholder{Role: p.role}
+					t.Transform = sg.Translate(round2(p.box.X), round2(p.box.Y))
+					t.Size = sg.Vector{X: round2(p.box.Width), Y: round2(p.box.Height)}
+					e.insert(p.slide, t, -1)
+					res.Created = append(res.Created, t.ID)
 				}
 				return res, nil
 			}),

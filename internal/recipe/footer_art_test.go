@@ -1,0 +1,80 @@
+package recipe_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/acecanvas/ace/internal/formats/pptx"
+	"github.com/acecanvas/ace/internal/render"
+	"github.com/acecanvas/ace/internal/shareddecks"
+	"github.com/acecanvas/ace/internal/tools"
+)
+
+// TestFooterReadsOnLayoutArt: on default_template (and Iphone16Pro) the
+// free space along the bottom lies on the master's green art, which the
+// scene graph does not hold. With tools.Options.Backdrop the footer's
+// colour comes from the rendered slide and the render finds no footer
+// below WCAG; without it the colour comes from the deck's own fills (the
+// slide background) and the render flags it on the art. The second half
+// shows what the renderer's view of the art is for.
+func TestFooterReadsOnLayoutArt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders two real decks")
+	}
+	ctx := context.Background()
+	pool, err := render.NewPool(ctx, render.Options{Size: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	for _, name := range []string{"default_template.pptx", "Iphone16Pro.pptx"} {
+		data, err := os.ReadFile(filepath.Join(shareddecks.PPTXDir(t), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d0, blobs, err := pptx.Import(data, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		call := []tools.Call{{Tool: "add_footer", Args: []byte(`{"text":"© 2026 Acme Insights. Confidential: for internal use only."}`)}}
+		flagged := func(o tools.Options) (footers, low int) {
+			d1, _, err := tools.Apply(d0, call, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := pool.Render(ctx, d1, blobs, render.Request{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			isFooter := map[string]bool{}
+			for _, s := range d1.Slides {
+				for _, c := range s.Children {
+					if c.Placeholder != nil && c.Placeholder.Role == "ftr" && c.Source == nil {
+						isFooter[c.ID] = true
+					}
+				}
+			}
+			for _, v := range res.Violations {
+				if v.Kind == render.KindLowContrast && isFooter[v.NodeIDs[0]] {
+					low++
+				}
+			}
+			return len(isFooter), low
+		}
+		measure := render.MeasureFunc(ctx, pool, blobs)
+		n, low := flagged(tools.Options{Measure: measure, Backdrop: render.BackdropFunc(ctx, pool, blobs)})
+		nFills, lowFills := flagged(tools.Options{Measure: measure})
+		t.Logf("%s: %d new footers; below WCAG with the colour from the render %d, from the fills %d", name, n, low, lowFills)
+		if n == 0 || nFills != n {
+			t.Fatalf("%s: footers placed %d and %d", name, n, nFills)
+		}
+		if low != 0 {
+			t.Errorf("%s: %d footers chosen from the rendered slide still read badly", name, low)
+		}
+		if lowFills == 0 {
+			t.Errorf("%s: the fills-only colour reads everywhere: the art is not under the footers any more, so this test shows nothing", name)
+		}
+	}
+}
