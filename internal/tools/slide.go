@@ -520,7 +520,7 @@ func slideTools() []Tool {
 				return res, nil
 			}),
 		def(ModuleSlide, "add_footer", false,
-			"Add or update the footer on some or all slides: footer text, slide number and date. Existing footer, number and date placeholders are reused (safe to call twice); otherwise the text goes into free space along the bottom edge, clear of text, pictures, tables and charts, at the smallest readable size (12 px on a 720 px slide, scaled with the slide) unless fontSize is given, in the body font and a grey that contrasts with what is behind it.",
+			"Add or update the footer on some or all slides: footer text, slide number and date. Existing footer, number and date placeholders are reused (safe to call twice); otherwise the text goes into free space along the bottom edge, clear of text, pictures, tables and charts, at the smallest readable size (12 px on a 720 px slide, scaled with the slide) unless fontSize is given, in the body font and a grey that contrasts with what is behind it (as rendered, layout art and pictures included, when a renderer is available).",
 			func(e *Env, a *footerArgs) (Result, error) {
 				slidesIn, err := e.slideSet(a.slideSel)
 				if err != nil {
