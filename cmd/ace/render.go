@@ -135,8 +135,9 @@ func loadDeckForRender(ctx context.Context, path, assetsDir string) (*scenegraph
 	}
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".pptx":
-		// Render what PowerPoint shows: layout and master decorations too.
-		d, blobs, _, err := pptx.ImportWithOptions(data, filepath.Base(path), pptx.Options{Inherited: true})
+		// The renderer draws the layout and master art from the original
+		// package (in blobs), as PowerPoint shows it.
+		d, blobs, err := pptx.Import(data, filepath.Base(path))
 		if err != nil {
 			return nil, nil, fmt.Errorf("render: %w", deckError(path, err))
 		}

@@ -34,8 +34,9 @@ func importDeck(t testing.TB, path string) (*scenegraph.Deck, scenegraph.Blobs) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	// With the layout and master decorations, as PowerPoint shows them.
-	d, blobs, _, err := pptx.ImportWithOptions(data, filepath.Base(path), pptx.Options{Inherited: true})
+	// As the product imports it: the renderer draws the layout and master
+	// art from the original package.
+	d, blobs, err := pptx.Import(data, filepath.Base(path))
 	if err != nil {
 		t.Fatalf("importing %s: %v", path, err)
 	}
