@@ -8,6 +8,7 @@ import (
 
 	"github.com/acecanvas/ace/internal/formats/pptx"
 	"github.com/acecanvas/ace/internal/render"
+	sg "github.com/acecanvas/ace/internal/scenegraph"
 	"github.com/acecanvas/ace/internal/shareddecks"
 	"github.com/acecanvas/ace/internal/tools"
 )
@@ -76,5 +77,62 @@ func TestFooterReadsOnLayoutArt(t *testing.T) {
 		if lowFills == 0 {
 			t.Errorf("%s: the fills-only colour reads everywhere: the art is not under the footers any more, so this test shows nothing", name)
 		}
+	}
+}
+
+// TestFooterAvoidsLayoutText: build_effective_agents' layout prints its own
+// text in the bottom-right corner of slides 2-9 (a "2" that is not a
+// placeholder). A slide number add_footer places must not cover it: the
+// measured art text is an obstacle like the slide's own text.
+func TestFooterAvoidsLayoutText(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders a real deck")
+	}
+	ctx := context.Background()
+	pool, err := render.NewPool(ctx, render.Options{Size: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	name := "build_effective_agents.pptx"
+	data, err := os.ReadFile(filepath.Join(shareddecks.PPTXDir(t), name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d0, blobs, err := pptx.Import(data, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := pool.Render(ctx, d0, blobs, render.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := []tools.Call{{Tool: "add_footer", Args: []byte(`{"slideNumber":true}`)}}
+	d1, _, err := tools.Apply(d0, call, tools.Options{Measure: render.MeasureFunc(ctx, pool, blobs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	art, checked := 0, 0
+	for i, s := range d1.Slides {
+		for id, m := range before.Slides[i].Nodes {
+			if !m.Art || !m.HasText {
+				continue
+			}
+			art++
+			for _, c := range s.Children {
+				if c.Placeholder == nil || c.Placeholder.Role != "sldNum" || c.Source != nil {
+					continue
+				}
+				checked++
+				box := sg.Rect{X: c.Transform.X(), Y: c.Transform.Y(), Width: c.Size.X, Height: c.Size.Y}
+				if box.Intersect(m.Bounds).Area() > 0 {
+					t.Errorf("slide %d: new slide number at %v covers the layout's text %s at %v", i+1, box, id, m.Bounds)
+				}
+			}
+		}
+	}
+	t.Logf("%d layout texts, %d new slide numbers checked against them", art, checked)
+	if art == 0 || checked == 0 {
+		t.Fatal("nothing to check: the layout text or the new slide numbers are missing")
 	}
 }

@@ -9,11 +9,17 @@ import (
 // Painted returns, per node id, the absolute box of what the render showed
 // for it: its box, grown by its inked text where the text runs past the
 // box. Layout tools that look for free space take it as
-// tools.Options.Measured.
+// tools.Options.Measure. Layout and master art is included only where it
+// holds text or a picture (a logo, a slide number: things new content
+// must not cover), under its id "<slide id>/layout/<n>" or
+// "<slide id>/master/<n>"; the art's rules and bands are background.
 func (r *Result) Painted() map[string]scenegraph.Rect {
 	out := map[string]scenegraph.Rect{}
 	for _, s := range r.Slides {
 		for id, m := range s.Nodes {
+			if m.Art && !m.HasText && m.Image == nil {
+				continue
+			}
 			b := m.Bounds
 			if m.TextBounds != nil {
 				b = b.Union(*m.TextBounds)

@@ -85,6 +85,9 @@ type Measured struct {
 	// that run needs (4.5 or 3).
 	Contrast     float64 `json:"contrast,omitempty"`
 	ContrastNeed float64 `json:"contrastNeed,omitempty"`
+	// Art marks a shape of the slide's layout or master (drawn from the
+	// original package, not a node of the deck; see underlay.go).
+	Art bool `json:"art,omitempty"`
 	// Image is the intrinsic size of the node's picture, px.
 	Image *scenegraph.Vector `json:"image,omitempty"`
 	// ImageFit is the CSS object-fit used (cover for FILL, contain for FIT).
@@ -201,6 +204,7 @@ func (p *Pool) renderSlide(ctx context.Context, d *scenegraph.Deck, assets scene
 	sr := &SlideResult{Index: i, SlideID: slideID, PNG: png, Duration: time.Since(start)}
 	sr.Errors = append(notes, raw.Errors...)
 	sr.Nodes = measuredNodes(raw)
+	markArt(d.Slides[i], sr.Nodes)
 	sr.Violations = Violations(d, i, sr.Nodes)
 	return sr, nil
 }
@@ -248,6 +252,19 @@ func measuredNodes(raw *rawSlide) map[string]Measured {
 		out[n.ID] = m
 	}
 	return out
+}
+
+// markArt flags the measured nodes that are not nodes of slide s: the
+// layout and master art the renderer drew under it.
+func markArt(s *scenegraph.Node, nodes map[string]Measured) {
+	own := map[string]bool{}
+	s.Walk(func(n, _ *scenegraph.Node, _ int) bool { own[n.ID] = true; return true })
+	for id, m := range nodes {
+		if !own[id] {
+			m.Art = true
+			nodes[id] = m
+		}
+	}
 }
 
 func roundPx(v float64) float64 { return math.Round(v*100) / 100 }

@@ -534,7 +534,7 @@ func slideTools() []Tool {
 				// spilling past its box, grown table rows); estimates fill in
 				// without it.
 				var painted map[string]sg.Rect
-				if e.Opts.Measure != nil && a.Text != "" {
+				if e.Opts.Measure != nil {
 					if painted, err = e.Opts.Measure(e.Deck); err != nil {
 						return Result{}, fmt.Errorf("measure the deck for free space: %w", err)
 					}
@@ -829,6 +829,15 @@ func (e *Env) footerObstacles(s *sg.Node, painted map[string]sg.Rect) []sg.Rect 
 		}
 		return n.Type != sg.TypeTable
 	})
+	// The slide's layout and master art that holds text or a picture (a
+	// logo, a slide number), as the render measured it: ids under the
+	// slide's that are not nodes of the deck (render.Result.Painted).
+	ix := e.Index()
+	for id, r := range painted {
+		if strings.HasPrefix(id, s.ID+"/") && !ix.Has(id) && r.Area() > 0 && r.Area() < 0.5*slideArea {
+			out = append(out, r)
+		}
+	}
 	return out
 }
 
