@@ -362,15 +362,12 @@ func (w *writer) shapeXML(n *sg.Node, m emuMap) string {
 	case sg.TypeConnector:
 		return w.connectorXML(n, m)
 	case sg.TypeMath:
-		w.warn("formula %q written as its LaTeX text (OOXML math is not generated)", n.ID)
+		if n.Math != nil {
+			return w.mathXML(n, m)
+		}
+		w.warn("formula %q has no LaTeX; written as an empty text box", n.ID)
 		t := *n
 		t.Type = sg.TypeText
-		if n.Math != nil {
-			t.TextContent = sg.TextContent{Characters: n.Math.LaTeX}
-			if n.Math.FontSize > 0 {
-				t.TextContent.Style = &sg.TypeStyle{FontSize: n.Math.FontSize}
-			}
-		}
 		return w.spXML(&t, m)
 	}
 	return w.spXML(n, m)
@@ -400,7 +397,7 @@ func (w *writer) spXML(n *sg.Node, m emuMap) string {
 	b.WriteString(effectsXML(w, n))
 	b.WriteString("</p:spPr>")
 	if n.Type.CanHoldText() || n.HasText() {
-		b.WriteString(w.txBodyXML("p", &n.TextContent, n.Type == sg.TypeText))
+		b.WriteString(w.txBodyXML("p", &n.TextContent, n.Type == sg.TypeText, noInsets(n)))
 	}
 	b.WriteString("</p:sp>")
 	if n.Opacity != nil && *n.Opacity < 1 {
@@ -605,9 +602,11 @@ func (w *writer) connectorXML(n *sg.Node, m emuMap) string {
 }
 
 // txBodyXML writes a text body with fully explicit run properties.
-func (w *writer) txBodyXML(prefix string, tc *sg.TextContent, textBox bool) string {
+// zeroInsets writes insets of 0 when the text box has none of its own
+// (see noInsets).
+func (w *writer) txBodyXML(prefix string, tc *sg.TextContent, textBox, zeroInsets bool) string {
 	var b strings.Builder
-	b.WriteString("<" + prefix + ":txBody>" + bodyPrXML(tc, textBox) + "<a:lstStyle/>")
+	b.WriteString("<" + prefix + ":txBody>" + bodyPrXML(tc, textBox, zeroInsets) + "<a:lstStyle/>")
 	lines := strings.Split(tc.Characters, "\n")
 	off := 0
 	for k, line := range lines {
@@ -832,8 +831,17 @@ func (w *writer) bulletLookXML(p sg.Paragraph) string {
 	return b.String()
 }
 
-// bodyPrXML writes a:bodyPr from the text box.
-func bodyPrXML(tc *sg.TextContent, textBox bool) string {
+// noInsets reports whether n's text sits flush in its box when it has no
+// insets of its own: a Figma-style TEXT node that did not come from a
+// .pptx, as the renderer draws it. PowerPoint would otherwise apply the
+// DrawingML defaults (0.1 in left and right, 0.05 in top and bottom,
+// ECMA-376 §21.1.2.1.1) and wrap the text earlier than ACE measured it.
+func noInsets(n *sg.Node) bool {
+	return n.Type == sg.TypeText && (n.Source == nil || n.Source.Format != "pptx")
+}
+
+// bodyPrXML writes a:bodyPr from the text box; zeroInsets as in txBodyXML.
+func bodyPrXML(tc *sg.TextContent, textBox, zeroInsets bool) string {
 	var b strings.Builder
 	b.WriteString("<a:bodyPr")
 	tb := tc.TextBox
@@ -845,7 +853,11 @@ func bodyPrXML(tc *sg.TextContent, textBox bool) string {
 	} else {
 		b.WriteString(` wrap="square"`)
 	}
-	if in := tb.Insets; in != nil {
+	in := tb.Insets
+	if in == nil && zeroInsets {
+		in = &sg.Insets{}
+	}
+	if in != nil {
 		fmt.Fprintf(&b, ` lIns="%d" tIns="%d" rIns="%d" bIns="%d"`, int64(math.Round(in.Left*sg.EMUPerPx)), int64(math.Round(in.Top*sg.EMUPerPx)),
 			int64(math.Round(in.Right*sg.EMUPerPx)), int64(math.Round(in.Bottom*sg.EMUPerPx)))
 	}
