@@ -88,6 +88,21 @@ func TestShippedRecipesOnRealDecks(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				// What the exported file shows is what was gated: the file
+				// imported again renders without new violations either.
+				d2, blobs2, err := pptx.Import(out, base+".pptx")
+				if err != nil {
+					t.Fatal(err)
+				}
+				again, err := pool.Render(ctx, d2, blobs2, render.Request{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, newOnes := render.Gate(again.Violations, before.Violations); len(newOnes) > 0 && len(gate.NewViolations) == 0 {
+					for _, v := range newOnes {
+						t.Errorf("exported file: new %s on slide %s (%v): %s", v.Kind, v.SlideID, v.NodeIDs, v.Reason)
+					}
+				}
 				changed := map[string]bool{}
 				for _, id := range sg.ChangedSlides(d0, d1) {
 					changed[id] = true

@@ -302,7 +302,7 @@ func (ex *exporter) patchShape(si *slideInfo, w *writer, info *shapeInfo, n *sg.
 			tb := e.child(nsP, "txBody")
 			if tb == nil {
 				if n.HasText() {
-					e.insertOrdered(rawNode(w.txBodyXML("p", &n.TextContent, n.Type == sg.TypeText)), []string{"nvSpPr", "spPr", "style", "txBody", "extLst"})
+					e.insertOrdered(rawNode(w.txBodyXML("p", &n.TextContent, n.Type == sg.TypeText, noInsets(n))), []string{"nvSpPr", "spPr", "style", "txBody", "extLst"})
 				}
 			} else {
 				ex.patchText(w, tb, &n.TextContent, &o.TextContent)

@@ -95,7 +95,7 @@ func (w *writer) cellXML(cell *sg.Node) string {
 		b.WriteString(` rowSpan="` + strconv.Itoa(rs) + `"`)
 	}
 	b.WriteString(`>`)
-	b.WriteString(w.txBodyXML("a", &cell.TextContent, true))
+	b.WriteString(w.txBodyXML("a", &cell.TextContent, true, false))
 	b.WriteString(w.tcPrXML(cell))
 	b.WriteString(`</a:tc>`)
 	return b.String()
