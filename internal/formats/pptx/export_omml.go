@@ -311,7 +311,7 @@ func (p *texParser) rawUntil(stops int) []*mnode {
 	start, level := p.pos, 0
 	for !p.eof() {
 		if level == 0 {
-			if t := p.term(); t&stops != 0 {
+			if t := p.term(); t&stops != 0 || p.eof() {
 				break
 			}
 		}
@@ -518,8 +518,8 @@ func (p *texParser) scripts(n *mnode) *mnode {
 // parseArg parses a macro argument: a brace group, one command with its
 // own arguments, or one character.
 func (p *texParser) parseArg() []*mnode {
-	p.skipSpace()
-	if p.eof() || p.term() != 0 && p.src[p.pos] != ']' {
+	t := p.term()
+	if p.eof() || t != 0 && p.src[p.pos] != ']' {
 		p.warn("missing argument")
 		return nil
 	}
@@ -749,14 +749,16 @@ func (p *texParser) function(name []*mnode, stops int) *mnode {
 		fn.a = name
 	}
 	for {
-		p.skipSpace()
-		if p.eof() || p.term() != 0 {
+		if t := p.term(); p.eof() || t != 0 {
 			break
 		}
 		c := p.src[p.pos]
 		if len(fn.b) == 0 && (c == '(' || c == '[') {
 			open, close, depth := string(c), map[rune]string{'(': ")", '[': "]"}[c], 0
-			for !p.eof() && (p.term() == 0 || p.src[p.pos] == ']') {
+			for {
+				if t := p.term(); p.eof() || t != 0 && p.src[p.pos] != ']' {
+					break
+				}
 				at := p.pos
 				a := p.parseAtom(stops)
 				if a == nil {
