@@ -42,7 +42,8 @@ func (ex *exporter) patchMath(w *writer, info *shapeInfo, n *sg.Node) *xnode {
 // consumers without Office Math. Both boxes share the node's placement,
 // name and id. Math.FontSize (px) becomes a:rPr sz in hundredths of a
 // point (px / sg.PxPerPt * 100; 0 means the renderer's 24 px, 18 pt);
-// Math.Color an a:solidFill on every run. The box has no insets and no
+// Math.Color an a:solidFill on every run (nil: black, as the renderer
+// draws it, rather than the theme's text colour PowerPoint would inherit). The box has no insets and no
 // wrapping and sets the formula at its top left, as the renderer does
 // (MathJax SVG, display formulas left-aligned). What texOMML kept as text
 // is reported through w.warn.
@@ -52,9 +53,11 @@ func (w *writer) mathXML(n *sg.Node, m emuMap) string {
 	if mt.FontSize > 0 {
 		props.Size = int(math.Round(math.Min(math.Max(mt.FontSize/sg.PxPerPt*100, 100), 400000)))
 	}
+	col := sg.Color{A: 1} // the renderer's default: black, not the theme's text colour
 	if mt.Color != nil {
-		props.Fill = "<a:solidFill>" + w.colorXML(*mt.Color, nil, nil) + "</a:solidFill>"
+		col = *mt.Color
 	}
+	props.Fill = "<a:solidFill>" + w.colorXML(col, nil, nil) + "</a:solidFill>"
 	f := texOMML(mt.LaTeX, props)
 	for _, msg := range f.Warnings {
 		w.warn("formula %s: %s", n.ID, msg)
