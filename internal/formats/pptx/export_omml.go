@@ -68,18 +68,21 @@ func texOMML(latex string, props ommlProps) ommlFormula {
 type mkind uint8
 
 const (
-	mkRun    mkind = iota // text: text, sty
-	mkGroup               // a brace group: a
-	mkFrac                // a numerator, b denominator; bar false for \binom's inner fraction
-	mkScript              // a base, b subscript (hasSub), c superscript (hasSup)
-	mkRad                 // a degree (nil: square root), b radicand
-	mkNary                // text operator character, limits (under/over), b sub, c sup, a operand
-	mkLimLow              // a base, b limit below
-	mkDelim               // beg, end delimiter characters ("" draws none), a body
-	mkAcc                 // text combining accent character, a base
-	mkBar                 // top, a base
-	mkFunc                // a name, b argument
-	mkMatrix              // rows of cells, jc per column (m:mcJc)
+	mkRun      mkind = iota // text: text, sty
+	mkGroup                 // a brace group: a
+	mkFrac                  // a numerator, b denominator; bar false for \binom's inner fraction
+	mkScript                // a base, b subscript (hasSub), c superscript (hasSup)
+	mkRad                   // a degree (nil: square root), b radicand
+	mkNary                  // text operator character, limits (under/over), b sub, c sup, a operand
+	mkLimLow                // a base, b limit below
+	mkDelim                 // beg, end delimiter characters ("" draws none), a body
+	mkAcc                   // text combining accent character, a base
+	mkBar                   // top, a base
+	mkFunc                  // a name, b argument
+	mkMatrix                // rows of cells, jc per column (m:mcJc)
+	mkLimUpp                // a base, b limit above (\overset)
+	mkBox                   // a boxed (m:borderBox)
+	mkGroupChr              // text brace character, top, a base (\overbrace, \underbrace)
 )
 
 // msty is how a run is set.
@@ -648,12 +651,46 @@ func (p *texParser) command(stops int) (n *mnode, scripted bool) {
 		restyle(nm, styRoman)
 		return p.function(nm, stops), true
 	case "lim":
-		p.skipSpace()
+		for p.skipSpace(); p.peekCmd() == "limits" || p.peekCmd() == "nolimits"; p.skipSpace() {
+			p.readCmd()
+		}
 		if !p.eof() && p.src[p.pos] == '_' {
 			p.pos++
 			return &mnode{kind: mkLimLow, a: []*mnode{mrun("lim", styRoman)}, b: p.parseArg()}, false
 		}
 		return p.function([]*mnode{mrun("lim", styRoman)}, stops), true
+	case "overset", "stackrel":
+		over := p.parseArg()
+		return &mnode{kind: mkLimUpp, a: p.parseArg(), b: over}, false
+	case "underset":
+		under := p.parseArg()
+		return &mnode{kind: mkLimLow, a: p.parseArg(), b: under}, false
+	case "boxed":
+		return &mnode{kind: mkBox, a: p.parseArg()}, false
+	case "overbrace", "underbrace":
+		top := name == "overbrace"
+		g := &mnode{kind: mkGroupChr, text: map[bool]string{true: "\u23DE", false: "\u23DF"}[top], top: top, a: p.parseArg()}
+		// The label: a superscript over \overbrace, a subscript under \underbrace.
+		p.skipSpace()
+		if !p.eof() && (top && p.src[p.pos] == '^' || !top && p.src[p.pos] == '_') {
+			p.pos++
+			kind := mkLimLow
+			if top {
+				kind = mkLimUpp
+			}
+			return &mnode{kind: kind, a: []*mnode{g}, b: p.parseArg()}, false
+		}
+		return g, false
+	case "mathcal", "mathscr":
+		seq := p.parseArg()
+		mapLetters(seq, scriptLetter)
+		return &mnode{kind: mkGroup, a: seq}, false
+	case "bmod":
+		return mrun("mod", styRoman), false
+	case "middle":
+		d := p.readDelim()
+		p.warn(`\middle%s written as a delimiter that does not stretch`, d)
+		return mrun(d, styUp), false
 	case "left":
 		d := &mnode{kind: mkDelim, beg: p.readDelim()}
 		d.a = p.parseSeq(stopRight, bodyNone)
@@ -978,27 +1015,45 @@ var texMatrixDelims = map[string][2]string{
 }
 
 // doubleStruck maps letters of seq to their double-struck forms (ℝ, 𝔸).
-func doubleStruck(seq []*mnode) {
-	special := map[rune]rune{'C': 'ℂ', 'H': 'ℍ', 'N': 'ℕ', 'P': 'ℙ', 'Q': 'ℚ', 'R': 'ℝ', 'Z': 'ℤ'}
+func doubleStruck(seq []*mnode) { mapLetters(seq, doubleStruckLetter) }
+
+func doubleStruckLetter(c rune) rune {
+	if r, ok := map[rune]rune{'C': 'ℂ', 'H': 'ℍ', 'N': 'ℕ', 'P': 'ℙ', 'Q': 'ℚ', 'R': 'ℝ', 'Z': 'ℤ'}[c]; ok {
+		return r
+	}
+	switch {
+	case c >= 'A' && c <= 'Z':
+		return 0x1D538 + c - 'A'
+	case c >= 'a' && c <= 'z':
+		return 0x1D552 + c - 'a'
+	case c >= '0' && c <= '9':
+		return 0x1D7D8 + c - '0'
+	}
+	return c
+}
+
+// scriptLetter maps a letter to Mathematical Script (𝒜, ℒ).
+func scriptLetter(c rune) rune {
+	if r, ok := map[rune]rune{'B': 'ℬ', 'E': 'ℰ', 'F': 'ℱ', 'H': 'ℋ', 'I': 'ℐ', 'L': 'ℒ', 'M': 'ℳ', 'R': 'ℛ', 'e': 'ℯ', 'g': 'ℊ', 'o': 'ℴ'}[c]; ok {
+		return r
+	}
+	switch {
+	case c >= 'A' && c <= 'Z':
+		return 0x1D49C + c - 'A'
+	case c >= 'a' && c <= 'z':
+		return 0x1D4B6 + c - 'a'
+	}
+	return c
+}
+
+// mapLetters maps the characters of seq's runs (set upright, as the
+// mapped letters carry their style) with f.
+func mapLetters(seq []*mnode, f func(rune) rune) {
 	for _, n := range seq {
 		if n.kind != mkRun {
 			continue
 		}
-		var b strings.Builder
-		for _, c := range n.text {
-			switch {
-			case special[c] != 0:
-				c = special[c]
-			case c >= 'A' && c <= 'Z':
-				c = 0x1D538 + c - 'A'
-			case c >= 'a' && c <= 'z':
-				c = 0x1D552 + c - 'a'
-			case c >= '0' && c <= '9':
-				c = 0x1D7D8 + c - '0'
-			}
-			b.WriteRune(c)
-		}
-		n.text, n.sty = b.String(), styUp
+		n.text, n.sty = strings.Map(f, n.text), styUp
 	}
 }
 
@@ -1208,6 +1263,23 @@ func (w *ommlWriter) node(n *mnode) {
 			b.WriteString("</m:mr>")
 		}
 		b.WriteString("</m:m>")
+	case mkLimUpp:
+		b.WriteString("<m:limUpp><m:limUppPr>" + w.ctrlPr() + "</m:limUppPr>")
+		w.arg("e", n.a)
+		w.arg("lim", n.b)
+		b.WriteString("</m:limUpp>")
+	case mkBox:
+		b.WriteString("<m:borderBox><m:borderBoxPr>" + w.ctrlPr() + "</m:borderBoxPr>")
+		w.arg("e", n.a)
+		b.WriteString("</m:borderBox>")
+	case mkGroupChr:
+		pos, vj := "bot", "top"
+		if n.top {
+			pos, vj = "top", "bot"
+		}
+		b.WriteString("<m:groupChr><m:groupChrPr>" + val("chr", n.text) + val("pos", pos) + val("vertJc", vj) + w.ctrlPr() + "</m:groupChrPr>")
+		w.arg("e", n.a)
+		b.WriteString("</m:groupChr>")
 	case mkRun:
 		w.run(n.text, n.sty)
 	}
@@ -1306,6 +1378,12 @@ func linearNode(n *mnode) string {
 		return s + " " + linearSeq(n.a)
 	case mkLimLow:
 		return linearSeq(n.a) + "_" + linearArg(n.b) + " "
+	case mkLimUpp:
+		return linearSeq(n.a) + "^" + linearArg(n.b) + " "
+	case mkBox:
+		return "▭" + linearArg(n.a)
+	case mkGroupChr:
+		return n.text + linearArg(n.a)
 	case mkDelim:
 		return n.beg + linearSeq(n.a) + n.end
 	case mkAcc:

@@ -177,3 +177,41 @@ func TestMathExportsAsEquations(t *testing.T) {
 		t.Errorf("PDF pages %v, want math.pptx %d, fresh.pptx %d", pages, len(d.Slides), len(g.Slides))
 	}
 }
+
+// LaTeX the converter does not know reaches the export warnings (as
+// "formula <id>: ..."), and its text is in the equation.
+func TestMathExportWarnings(t *testing.T) {
+	g, blobs := deckgen.Generate(deckgen.Options{Slides: 1, Seed: 9})
+	g.Slides[0].Children = append(g.Slides[0].Children, &sg.Node{
+		ID: "m1", Type: sg.TypeMath, Name: "Coloured", Transform: sg.Translate(10, 10), Size: sg.Vector{X: 300, Y: 60},
+		Math: &sg.Math{LaTeX: `\color{red}{x}+\middle| y`, FontSize: 24},
+	})
+	out, warns, err := ExportDetailed(g, blobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range warns {
+		if strings.Contains(w.Msg, "formula m1: ") {
+			got = append(got, w.Msg)
+		}
+	}
+	if len(got) != 2 || !strings.Contains(got[0], `\color is not supported`) || !strings.Contains(got[1], `\middle`) {
+		t.Errorf("warnings %q", got)
+	}
+	g2, _, err := Import(out, "w.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var latex string
+	g2.Walk(func(n, _ *sg.Node, _ int) bool {
+		if n.Name == "Coloured" && n.Math != nil {
+			latex = n.Math.LaTeX
+		}
+		return true
+	})
+	t.Logf("warnings %q; re-imported as %s", got, latex)
+	if !strings.Contains(latex, `\backslash color`) || !strings.Contains(latex, "red") {
+		t.Errorf("re-imported LaTeX %q lost the unsupported command's text", latex)
+	}
+}

@@ -388,6 +388,13 @@ var roundTrips = []struct{ latex, want, why string }{
 	{latex: `x\in\mathbb{R}^n`},
 	{latex: `\exp(-\lambda t)`},
 	{latex: `a=b\\c=d`},
+	{latex: `a\overset{!}{=}b`},
+	{latex: `\boxed{E=mc^2}`},
+	{latex: `\underbrace{a+\cdots+a}`},
+	{latex: `\underbrace{a+\cdots+a}_{n}`, want: `\underset{n}{\underbrace{a+\cdots+a}}`,
+		why: `a labelled brace is m:limLow over m:groupChr, which the importer writes as \underset; MathJax sets both with the label under the brace`},
+	{latex: `\mathcal{L}(\theta)`, want: `ℒ(\theta)`,
+		why: `\mathcal letters are written as Mathematical Script characters; the importer keeps ℒ as that character, which MathJax sets as a script L (\mathcal draws a calligraphic one: the same letter in a slightly different face)`},
 	{latex: `\int f(x)\,\mathrm{d}x`, want: `\int f(x)dx`,
 		why: `ommlRun makes only runs of two or more upright letters \mathrm; the single upright d comes back as an italic d`},
 	{latex: `\text{if } x>0`, want: `if x>0`,
@@ -461,7 +468,7 @@ func TestTexOMMLStructure(t *testing.T) {
 // What the converter does not know is kept as text and reported.
 func TestTexOMMLUnsupported(t *testing.T) {
 	for _, c := range []struct{ latex, text, warn string }{
-		{`\boxed{x}+1`, `\boxed`, `\boxed is not supported`},
+		{`\color{red}{x}+1`, `\color`, `\color is not supported`},
 		{`\begin{foo}a&b\end{foo}`, `\begin{foo}`, `environment foo is not supported`},
 		{`a}b`, `}`, `unbalanced }`},
 		{`a&b`, `&amp;`, `& outside a matrix`},
