@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -28,6 +29,67 @@ type Job struct {
 	// ImportErr is why the deck could not be read; such a job is reported
 	// failed with that reason and never published (the batch goes on).
 	ImportErr error
+	// Edit is the batch's edit print, recorded with the deck's QUEUED
+	// event so a later run under the same batch id can be checked.
+	Edit EditPrint
+}
+
+// EditPrint identifies what a batch does to every deck, part by part, so
+// a batch id reused with another edit can be refused with what differs
+// instead of resuming the earlier batch. Parts are content hashes (hex
+// sha256) or the value itself; "" means the part is absent.
+type EditPrint struct {
+	Recipe      string // the recipe's store ref (hash of its contents, not its path)
+	Instruction string // sha256 of the -i instruction
+	Format      string // the export format as given ("" = each deck's own)
+	Options     string // sha256 of the deterministic EditOptions encoding ("" = none set)
+}
+
+// EditHeader is the NATS header of a QUEUED event that carries the batch's
+// EditPrint (query-encoded). Events published before it existed have none.
+const EditHeader = "Ace-Edit"
+
+func newEditPrint(e Edit, recipeRef string) EditPrint {
+	p := EditPrint{Recipe: recipeRef, Format: e.Format}
+	if e.Instruction != "" {
+		sum := sha256.Sum256([]byte(e.Instruction))
+		p.Instruction = hex.EncodeToString(sum[:])
+	}
+	if e.Options != nil {
+		if b, err := (proto.MarshalOptions{Deterministic: true}).Marshal(e.Options); err == nil && len(b) > 0 {
+			sum := sha256.Sum256(b)
+			p.Options = hex.EncodeToString(sum[:])
+		}
+	}
+	return p
+}
+
+func (p EditPrint) encode() string {
+	return url.Values{"recipe": {p.Recipe}, "instruction": {p.Instruction}, "format": {p.Format}, "options": {p.Options}}.Encode()
+}
+
+func parseEditPrint(s string) (EditPrint, bool) {
+	v, err := url.ParseQuery(s)
+	if err != nil {
+		return EditPrint{}, false
+	}
+	return EditPrint{Recipe: v.Get("recipe"), Instruction: v.Get("instruction"), Format: v.Get("format"), Options: v.Get("options")}, true
+}
+
+// Differences names the parts of p that differ from q, in the order
+// recipe, instruction, format, options; none when the edits are the same.
+func (p EditPrint) Differences(q EditPrint) []string {
+	var out []string
+	for _, d := range []struct {
+		name string
+		a, b string
+	}{{"recipe", p.Recipe, q.Recipe}, {"instruction", p.Instruction, q.Instruction},
+		{"format", p.Format, q.Format}, {"options", p.Options, q.Options}} {
+		if d.a != d.b {
+			out = append(out, d.name)
+		}
+	}
+	return out
 }
 
 // Edit is what a batch does to every deck: an instruction or a recipe.
@@ -60,6 +122,7 @@ func PrepareJobs(ctx context.Context, s store.Store, batch string, paths []strin
 		b, _ := proto.Marshal(e.Options)
 		h.Write(b)
 	}
+	ep := newEditPrint(e, recipeRef)
 	jobs := make([]Job, 0, len(paths))
 	seen := map[string]int{}
 	files := map[string]bool{} // a deck named twice is one job
@@ -85,12 +148,12 @@ func PrepareJobs(ctx context.Context, s store.Store, batch string, paths []strin
 		if err != nil {
 			// One unreadable deck is reported, not fatal to the batch.
 			fmt.Fprintf(h, "unreadable\x00%s\x00", p)
-			jobs = append(jobs, Job{Key: key, Path: p, Request: req, ImportErr: err})
+			jobs = append(jobs, Job{Key: key, Path: p, Request: req, ImportErr: err, Edit: ep})
 			continue
 		}
 		fmt.Fprintf(h, "%s\x00", ref)
 		req.DeckRef = ref
-		jobs = append(jobs, Job{Key: key, Path: p, Request: req})
+		jobs = append(jobs, Job{Key: key, Path: p, Request: req, Edit: ep})
 	}
 	if batch == "" {
 		batch = "b" + hex.EncodeToString(h.Sum(nil))[:12]
@@ -128,9 +191,8 @@ func putDeck(ctx context.Context, s store.Store, path string) (string, error) {
 func Submit(ctx context.Context, js jetstream.JetStream, batch string, jobs []Job) error {
 	now := time.Now().UnixMilli()
 	for _, j := range jobs {
-		ev := &acev1.Progress{BatchId: batch, DeckKey: j.Key, JobId: j.Request.JobId, Phase: acev1.Phase_PHASE_QUEUED,
-			Message: j.Path}
-		publishEvent(ctx, js, ev, "queued")
+		publishQueued(ctx, js, &acev1.Progress{BatchId: batch, DeckKey: j.Key, JobId: j.Request.JobId,
+			Phase: acev1.Phase_PHASE_QUEUED, Message: j.Path}, j.Edit)
 		if j.ImportErr != nil {
 			publishEvent(ctx, js, &acev1.Progress{BatchId: batch, DeckKey: j.Key, JobId: j.Request.JobId,
 				Phase: acev1.Phase_PHASE_FAILED, Message: j.ImportErr.Error(),
@@ -155,6 +217,25 @@ func Submit(ctx context.Context, js jetstream.JetStream, batch string, jobs []Jo
 	return nil
 }
 
+// publishQueued publishes a deck's QUEUED event as publishEvent does, with
+// the batch's edit print in the EditHeader header (a zero print, from a Job
+// not built by PrepareJobs, is left out).
+func publishQueued(ctx context.Context, js jetstream.JetStream, ev *acev1.Progress, ep EditPrint) {
+	ev.UnixMs = time.Now().UnixMilli()
+	data, err := proto.Marshal(ev)
+	if err != nil {
+		return
+	}
+	msg := nats.NewMsg(acev1.EventSubject(ev.BatchId, ev.DeckKey))
+	msg.Data = data
+	msg.Header.Set(nats.MsgIdHdr, ev.JobId+":queued")
+	if ep != (EditPrint{}) {
+		msg.Header.Set(EditHeader, ep.encode())
+	}
+	InjectTrace(ctx, msg.Header)
+	_, _ = js.PublishMsg(ctx, msg)
+}
+
 // DeckState is the latest event about one deck.
 type DeckState struct {
 	Key    string
@@ -170,6 +251,10 @@ type State struct {
 	Batch   string
 	Decks   map[string]*DeckState
 	Started int64 // first QUEUED event, unix ms
+	// Edit is the edit print recorded with the batch's first QUEUED event
+	// that carries one; nil for a batch submitted before prints were
+	// recorded (or not yet submitted).
+	Edit *EditPrint
 }
 
 // Counts returns decks done, failed, running (started) and queued.
@@ -205,13 +290,19 @@ func (s *State) Keys() []string {
 	return keys
 }
 
-func (s *State) apply(ev *acev1.Progress) {
+// apply folds one event (and its NATS headers) into the state.
+func (s *State) apply(ev *acev1.Progress, hdr nats.Header) {
 	d := s.Decks[ev.DeckKey]
 	if d == nil {
 		d = &DeckState{Key: ev.DeckKey}
 		s.Decks[ev.DeckKey] = d
 	}
 	if ev.Phase == acev1.Phase_PHASE_QUEUED {
+		if v := hdr.Get(EditHeader); v != "" && s.Edit == nil {
+			if ep, ok := parseEditPrint(v); ok {
+				s.Edit = &ep
+			}
+		}
 		if d.Path == "" {
 			d.Path = ev.Message
 		}
@@ -251,7 +342,7 @@ func Follow(ctx context.Context, js jetstream.JetStream, batch string, want []st
 		}
 		var ev acev1.Progress
 		if proto.Unmarshal(msg.Data(), &ev) == nil {
-			st.apply(&ev)
+			st.apply(&ev, msg.Headers())
 			if onUpdate != nil {
 				onUpdate(st)
 			}
@@ -289,7 +380,7 @@ func Status(ctx context.Context, js jetstream.JetStream, batch string) (*State, 
 		}
 		var ev acev1.Progress
 		if proto.Unmarshal(msg.Data(), &ev) == nil {
-			st.apply(&ev)
+			st.apply(&ev, msg.Headers())
 		}
 		if md, err := msg.Metadata(); err == nil && md.NumPending == 0 {
 			return st, nil

@@ -180,6 +180,43 @@ func instructionSteps(path string, data []byte) []string {
 	return out
 }
 
+// describeEditChange says which parts of a batch's edit differ between the
+// earlier run (was) and this one (now), in the CLI's own terms.
+func describeEditChange(parts []string, was, now workers.EditPrint) string {
+	format := func(f string) string {
+		if f == "" {
+			return "each deck's own"
+		}
+		return f
+	}
+	var out []string
+	for _, p := range parts {
+		switch p {
+		case "recipe":
+			switch {
+			case was.Recipe == "":
+				out = append(out, "it ran -i, not --recipe")
+			case now.Recipe == "":
+				out = append(out, "it ran --recipe, not -i")
+			default:
+				out = append(out, "the recipe's contents differ")
+			}
+		case "instruction":
+			if was.Instruction == "" || now.Instruction == "" {
+				if was.Recipe != now.Recipe {
+					continue // said with the recipe: one ran -i, the other --recipe
+				}
+			}
+			out = append(out, "the -i instruction differs")
+		case "format":
+			out = append(out, fmt.Sprintf("--format was %s, now %s", format(was.Format), format(now.Format)))
+		case "options":
+			out = append(out, "--tau or --max-iterations differ")
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
 // checkOutDir refuses an output folder that holds one of the decks: the
 // edited copies would replace the originals, which ACE never modifies.
 func checkOutDir(outDir string, paths []string) error {
@@ -253,11 +290,6 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 		if err := checkModel(ctx, edit); err != nil {
 			return err
 		}
-		stopWorkers, err := startLocalWorkers(ctx, conn, workers.AllQueues, true)
-		if err != nil {
-			return err
-		}
-		defer stopWorkers()
 	}
 	batch, jobs, err := workers.PrepareJobs(ctx, conn.Store, batchID, paths, edit)
 	if err != nil {
@@ -276,6 +308,15 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 					return badInput(fmt.Errorf("batch id %s already ran other decks (%s from %s); pass another --batch, or omit it to derive the id from the decks and the edit", batch, k, d.Path))
 				}
 			}
+			// The same decks with another edit would resume that batch too
+			// and hand back the earlier edit's results. A batch submitted
+			// before edit prints were recorded has none and resumes.
+			if len(jobs) > 0 && prev.Edit != nil {
+				if diff := prev.Edit.Differences(jobs[0].Edit); len(diff) > 0 {
+					return badInput(fmt.Errorf("batch id %s already ran these decks with a different edit (%s): reusing the id would resume that batch and hand back its results; pass another --batch, or omit --batch to derive the id from the decks and the edit",
+						batch, describeEditChange(diff, *prev.Edit, jobs[0].Edit)))
+				}
+			}
 		}
 	}
 	var unreadable []string
@@ -292,6 +333,15 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return badInput(fmt.Errorf("output directory: %w", err))
+	}
+	// Workers (and Chromium) start once the input is known to be good: a
+	// refused batch id or unreadable decks are reported without the wait.
+	if ownWorkers {
+		stopWorkers, err := startLocalWorkers(ctx, conn, workers.AllQueues, true)
+		if err != nil {
+			return err
+		}
+		defer stopWorkers()
 	}
 	if err := workers.Submit(ctx, conn.JS, batch, jobs); err != nil {
 		return err
