@@ -280,6 +280,7 @@ func (p *texParser) parseSeq(stops int, body bodyMode) []*mnode {
 	}
 	defer p.leave()
 	var out []*mnode
+	open := 0 // unclosed ( and [ of out, for the n-ary operand
 	for {
 		t := p.term()
 		if p.eof() {
@@ -294,12 +295,13 @@ func (p *texParser) parseSeq(stops int, body bodyMode) []*mnode {
 				continue
 			}
 		}
-		if body != bodyNone && len(out) > 0 && openParens(out) <= 0 && p.atBodyStop(body) {
+		if body != bodyNone && len(out) > 0 && open <= 0 && p.atBodyStop(body) {
 			return out
 		}
 		at := p.pos
 		if n := p.parseAtom(stops); n != nil {
 			out = append(out, n)
+			open += parens(n)
 		}
 		if p.pos == at { // never stall: keep the character as text
 			out = append(out, mrun(string(p.src[p.pos]), styText))
@@ -406,18 +408,16 @@ func (p *texParser) atBodyStop(body bodyMode) bool {
 	return relChars[c] || body == bodySum && (c == '+' || c == '-')
 }
 
-// openParens counts the ( and [ of seq's runs that are not closed yet.
-func openParens(seq []*mnode) int {
-	n := 0
-	for _, a := range seq {
-		if a.kind == mkScript && len(a.a) == 1 {
-			a = a.a[0]
-		}
-		if a.kind == mkRun {
-			n += strings.Count(a.text, "(") + strings.Count(a.text, "[") - strings.Count(a.text, ")") - strings.Count(a.text, "]")
-		}
+// parens is the number of ( and [ a run (or a scripted run) opens, less
+// the ) and ] it closes.
+func parens(a *mnode) int {
+	if a.kind == mkScript && len(a.a) == 1 {
+		a = a.a[0]
 	}
-	return n
+	if a.kind != mkRun {
+		return 0
+	}
+	return strings.Count(a.text, "(") + strings.Count(a.text, "[") - strings.Count(a.text, ")") - strings.Count(a.text, "]")
 }
 
 // parseAtom parses one atom and the scripts that follow it.
@@ -1087,12 +1087,12 @@ func (w *ommlWriter) seq(ns []*mnode) {
 	for i := 0; i < len(ns); {
 		n := ns[i]
 		if n.kind == mkRun {
-			text, j := n.text, i+1
-			for j < len(ns) && ns[j].kind == mkRun && ns[j].sty == n.sty {
-				text += ns[j].text
-				j++
+			var text strings.Builder
+			j := i
+			for ; j < len(ns) && ns[j].kind == mkRun && ns[j].sty == n.sty; j++ {
+				text.WriteString(ns[j].text)
 			}
-			w.run(text, n.sty)
+			w.run(text.String(), n.sty)
 			i = j
 			continue
 		}

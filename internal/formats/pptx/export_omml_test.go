@@ -522,9 +522,11 @@ func FuzzTexOMML(f *testing.F) {
 		for _, l := range fm.Lines {
 			wellFormed(t, l)
 			// As deep as it will sit in a slide (p:sld ... a14:m > m:oMathPara: 12 levels).
-			if _, err := parseXML("omml", []byte(`<m:oMathPara `+ommlNS+`>`+l+`</m:oMathPara>`), xmlLimits{maxDepth: 256 - 12}); err != nil {
+			doc, err := parseXML("omml", []byte(`<m:oMathPara `+ommlNS+`>`+l+`</m:oMathPara>`), xmlLimits{maxDepth: 256 - 12})
+			if err != nil {
 				t.Fatalf("%v", err)
 			}
+			ommlLaTeX(doc.root().child(nsMath, "oMath")) // the importer reads it back
 		}
 		for _, l := range fm.Linear {
 			wellFormed(t, escXMLText(l))
