@@ -74,7 +74,9 @@ expectations decide the outcome (exit code 3 when one fails).
 
 It prints each iteration (IF score, gate, tool calls and errors, tokens, cost,
 time), every model call, and the task's totals. The original file is never
-modified; the result goes to OUT (default DECK.edited.EXT).`,
+modified; the result goes to OUT (default DECK.edited.EXT). An edit that
+changes nothing writes the deck unchanged to OUT when -o names it, and
+nothing without -o.`,
 		Example: `  ACE_AGENT_MODEL=gpt-4.1 ace edit deck.pptx -i "Make every slide title navy" -o out.pptx
   OPENAI_BASE_URL=http://localhost:11434/v1 ACE_AGENT_MODEL=qwen2.5:14b ace edit deck.json -i "Add a footer to every slide" --record run.json`,
 		Args: cobra.ExactArgs(1),
@@ -225,7 +227,13 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 		}
 		return runErr
 	}
-	if rec.Final != origin {
+	changed := rec.Final != origin
+	pureRecipe := f.recipePath != "" && strings.TrimSpace(f.instruction) == ""
+	// An output asked for with -o is written even when the edit changed
+	// nothing (the deck as it stands, in OUT's format), as ace batch
+	// exports every deck it did not fail; without -o an unchanged deck is
+	// not copied to DECK.edited.EXT.
+	if changed || f.out != "" && rec.Outcome != "failed" {
 		final, err := store.GetDeck(ctx, st, rec.Final)
 		if err != nil {
 			return err
@@ -233,11 +241,19 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 		if err := deckio.Save(out, final, store.Assets(ctx, st), f.overwrite); err != nil {
 			return fmt.Errorf("edit: write %s: %w", out, err)
 		}
-		if !f.jsonOut {
-			fmt.Fprintf(stdout, "wrote %s (iteration %d)\n", out, rec.Selected)
+		if changed {
+			if !f.jsonOut {
+				fmt.Fprintf(stdout, "wrote %s (iteration %d)\n", out, rec.Selected)
+			}
+		} else {
+			fmt.Fprintf(stderr, "ace: edit: %s; wrote the deck unchanged to %s\n", unchangedWhy(rec, pureRecipe), out)
 		}
 	} else if !f.jsonOut {
-		fmt.Fprintln(stdout, "no iteration was kept; nothing written (the original stands)")
+		if rec.Outcome == "failed" {
+			fmt.Fprintln(stdout, "nothing written (the original stands)")
+		} else {
+			fmt.Fprintf(stdout, "%s; nothing written (the original stands; pass -o OUT to write a copy anyway)\n", unchangedWhy(rec, pureRecipe))
+		}
 	}
 	if f.reportPath != "" {
 		if err := writeEditReport(ctx, f.reportPath, deckPath, out, d, steps, rec); err != nil {
@@ -260,6 +276,17 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 		return &exitError{code: exitNotMet, err: errors.New(rec.Reason)}
 	}
 	return nil
+}
+
+// unchangedWhy says in a few words why an edit's result is its input.
+func unchangedWhy(rec *runner.Record, pureRecipe bool) string {
+	switch {
+	case rec.Outcome == "unchanged" && pureRecipe:
+		return "recipe changed nothing"
+	case rec.Outcome == "unchanged":
+		return "the edit changed nothing"
+	}
+	return "no iteration was kept (" + rec.Outcome + ")"
 }
 
 // printRecord writes the iteration table, the model calls and the totals.
