@@ -46,7 +46,23 @@ const cambriaMath = `<a:latin typeface="Cambria Math" panose="020405030504060302
 // (Limits.MaxXMLDepth, 256): deeper source is kept as literal text.
 const texMaxDepth = 40
 
-// texOMML converts LaTeX (math mode, without $ or \[ \]) to OMML.
+// texOMML converts LaTeX (math mode, without $ or \[ \]) to OMML. It
+// knows: \frac \dfrac \tfrac (m:f), \binom (m:d around an m:f without
+// bar), ^ and _ (m:sSup, m:sSub, m:sSubSup), \sqrt and \sqrt[n] (m:rad),
+// \sum \prod \coprod \int \iint \iiint \oint \bigcup \bigcap ... with
+// \limits/\nolimits (m:nary; its operand runs to the next relation, and
+// for sums and products to the next + or - outside brackets), \lim_{...}
+// and \underset (m:limLow), \overset \stackrel (m:limUpp), \sin \cos
+// \log \ln \exp \max ... and \operatorname (m:func with an upright name;
+// the argument is a bracketed group or the letters and digits that
+// follow), \left ... \right (m:d), \hat \bar \vec \dot \ddot \tilde ...
+// (m:acc), \overline \underline (m:bar), \boxed (m:borderBox),
+// \overbrace \underbrace (m:groupChr), matrix pmatrix bmatrix Bmatrix
+// vmatrix Vmatrix array cases aligned gathered (m:m, in m:d for the
+// bracketed ones), Greek letters and the common symbols (texGreek,
+// texSyms), \mathrm (m:sty p), \mathbf (m:sty b), \text (m:nor),
+// \mathbb \mathcal (double-struck and script letters), spacing (\, \;
+// \quad as Unicode spaces) and a top-level \\ (one m:oMath per line).
 func texOMML(latex string, props ommlProps) ommlFormula {
 	p := &texParser{src: []rune(latex)}
 	lines := p.parseTop()
@@ -1235,6 +1251,10 @@ func (w *ommlWriter) node(n *mnode) {
 		w.arg("e", n.a)
 		b.WriteString("</m:bar>")
 	case mkFunc:
+		if len(n.b) == 0 { // no argument: the upright name alone, no empty m:e placeholder
+			w.seq(n.a)
+			return
+		}
 		b.WriteString("<m:func><m:funcPr>" + w.ctrlPr() + "</m:funcPr>")
 		w.arg("fName", n.a)
 		w.arg("e", n.b)

@@ -387,6 +387,7 @@ var roundTrips = []struct{ latex, want, why string }{
 	{latex: `\vec{v}\times\vec{w}`},
 	{latex: `x\in\mathbb{R}^n`},
 	{latex: `\exp(-\lambda t)`},
+	{latex: `\cos -x`},
 	{latex: `a=b\\c=d`},
 	{latex: `a\overset{!}{=}b`},
 	{latex: `\boxed{E=mc^2}`},
@@ -453,6 +454,11 @@ func TestTexOMMLStructure(t *testing.T) {
 		if got := strings.Join(f.Lines, ""); !strings.Contains(got, c.want) {
 			t.Errorf("%s: want %s in\n%s", c.latex, c.want, got)
 		}
+	}
+	// A function name without an argument is an upright run, not an m:func
+	// with an empty (placeholder) argument.
+	if x := strings.Join(texOMML(`\cos -x`, ommlProps{}).Lines, ""); strings.Contains(x, "<m:func>") || !strings.Contains(x, `<m:sty m:val="p"/>`) {
+		t.Errorf(`\cos -x: %s`, x)
 	}
 	// Every m:r carries the a:rPr, every ctrlPr too.
 	f := texOMML(roundTrips[0].latex, ommlProps{Size: 3200, Fill: red})
