@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -46,7 +44,8 @@ command after a crash resumes the batch; no deck is edited twice. A failed
 deck is reported with its reason and never stops the batch.
 
 Exit codes: 0 every deck met its goal, 1 a deck failed, 2 bad input,
-3 a deck ran but did not meet its goal.`,
+3 a deck ran but did not meet its goal, 130 interrupted (Ctrl-C; the same
+command resumes the batch).`,
 		Example: `  ace batch --recipe testdata/recipes/rebrand.yaml testdata/decks/*.pptx -o out/
   ace batch -i "Make every title navy" decks.txt -o out/
   ace batch status b3f9c2a71d0e`,
@@ -76,14 +75,22 @@ Exit codes: 0 every deck met its goal, 1 a deck failed, 2 bad input,
 				}
 				edit.RecipePath = abs
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			ctx, caught, stop := onInterrupt(cmd.Context())
 			defer stop()
 			shutdown, err := workers.SetupTelemetry(ctx, "ace-batch")
 			if err != nil {
 				return err
 			}
 			defer shutdown(context.WithoutCancel(ctx))
-			return runBatch(ctx, paths, edit, batchID, outDir, asJSON, noWorkers)
+			err = runBatch(ctx, paths, edit, batchID, outDir, asJSON, noWorkers)
+			if sig := caught(); sig != nil && err != nil {
+				var bi *batchInterrupted
+				if errors.As(err, &bi) {
+					return interrupted(sig, "batch "+bi.batch, fmt.Sprintf("%d of %d decks finished; run the same command again to resume (finished decks are not edited again)", bi.finished, bi.total))
+				}
+				return interrupted(sig, "batch", "run the same command again to go on (no deck is edited twice)")
+			}
+			return err
 		},
 	}
 	f := cmd.Flags()
@@ -380,7 +387,8 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 		sum.WriteTable(os.Stdout)
 	}
 	if ferr != nil {
-		return fmt.Errorf("batch %s interrupted: rerun the same command to resume (%w)", batch, ferr)
+		done, failed, _, _ := st.Counts()
+		return &batchInterrupted{batch: batch, finished: done + failed, total: len(st.Decks), err: ferr}
 	}
 	for _, r := range sum.Rows {
 		if r.Status == "failed" {
@@ -394,6 +402,21 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	}
 	return nil
 }
+
+// batchInterrupted is runBatch's error when following the batch stopped
+// before every deck finished (Ctrl-C): the decks go on in Temporal and the
+// same command resumes the batch.
+type batchInterrupted struct {
+	batch           string
+	finished, total int
+	err             error
+}
+
+func (e *batchInterrupted) Error() string {
+	return fmt.Sprintf("batch %s interrupted with %d of %d decks finished: run the same command again to resume (%v)", e.batch, e.finished, e.total, e.err)
+}
+
+func (e *batchInterrupted) Unwrap() error { return e.err }
 
 // progress reports a batch's state on w: on a terminal it redraws one
 // status line (a bar, counts and an ETA from the mean time per finished

@@ -76,7 +76,7 @@ It prints each iteration (IF score, gate, tool calls and errors, tokens, cost,
 time), every model call, and the task's totals. The original file is never
 modified; the result goes to OUT (default DECK.edited.EXT). An edit that
 changes nothing writes the deck unchanged to OUT when -o names it, and
-nothing without -o.`,
+nothing without -o. Ctrl-C stops the edit and writes nothing (exit 130).`,
 		Example: `  ACE_AGENT_MODEL=gpt-4.1 ace edit deck.pptx -i "Make every slide title navy" -o out.pptx
   OPENAI_BASE_URL=http://localhost:11434/v1 ACE_AGENT_MODEL=qwen2.5:14b ace edit deck.json -i "Add a footer to every slide" --record run.json`,
 		Args: cobra.ExactArgs(1),
@@ -85,7 +85,13 @@ nothing without -o.`,
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			return runEdit(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
+			ctx, caught, stop := onInterrupt(ctx)
+			defer stop()
+			err := runEdit(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
+			if sig := caught(); sig != nil && err != nil {
+				return interrupted(sig, "edit of "+args[0], "nothing written (the original stands); run the same command again to redo the edit")
+			}
+			return err
 		},
 	}
 	cmd.Flags().StringVarP(&f.instruction, "instruction", "i", "", "what to change, in natural language (this, --recipe, or both)")
@@ -168,6 +174,8 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	if err != nil {
 		return err
 	}
+	// The loop prints its table only at the end: say that work began.
+	fmt.Fprintf(stderr, "ace edit: %s (%s): editing; Ctrl-C stops it without writing anything\n", deckPath, plural(len(d.Slides), "slide"))
 
 	st := store.NewMemory()
 	if err := store.PutBlobs(ctx, st, blobs); err != nil {
@@ -202,6 +210,11 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 		Policy:        policy.Config{Tau: f.tau, MaxIterations: f.iterations},
 		MaxAgentTurns: f.maxTurns, VQ: f.vq,
 	})
+	if ctx.Err() != nil {
+		// Interrupted: write nothing, not even an earlier iteration the
+		// loop kept; the caller says so.
+		return fmt.Errorf("edit: %w", ctx.Err())
+	}
 	// What the user asked for but did not get written: exit 1 at the end,
 	// after the deck itself is written.
 	var notWritten []string

@@ -6,12 +6,16 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 
 	"github.com/spf13/cobra"
 )
@@ -36,7 +40,9 @@ func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 // Exit codes: 0 ok, 1 failure, 2 bad input (usage, unreadable deck or recipe),
-// 3 the edit ran but did not meet its goal (expectation failed, gate blocked).
+// 3 the edit ran but did not meet its goal (expectation failed, gate blocked),
+// 128+N stopped by signal N (130 for SIGINT, Ctrl-C; 143 for SIGTERM), the
+// shell convention.
 const (
 	exitFailure  = 1
 	exitBadInput = 2
@@ -44,6 +50,52 @@ const (
 )
 
 func badInput(err error) error { return &exitError{code: exitBadInput, err: err} }
+
+// onInterrupt returns a context cancelled by the first SIGINT or SIGTERM and
+// caught, which reports that signal (nil before one arrives). After the
+// first signal the default handling is back, so a second Ctrl-C ends the
+// process at once instead of waiting for the clean stop. stop releases the
+// handler.
+func onInterrupt(parent context.Context) (ctx context.Context, caught func() os.Signal, stop func()) {
+	ctx, cancel := context.WithCancel(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	var got atomic.Value
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			got.Store(s)
+			signal.Stop(ch)
+			cancel()
+		case <-done:
+		}
+	}()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			signal.Stop(ch)
+			close(done)
+			cancel()
+		})
+	}
+	caught = func() os.Signal {
+		s, _ := got.Load().(os.Signal)
+		return s
+	}
+	return ctx, caught, stop
+}
+
+// interrupted is the error for a command stopped by sig: exit 128+N and
+// one line, "<what> interrupted (<signal>): <next>", where next says what
+// became of the work and how to go on.
+func interrupted(sig os.Signal, what, next string) error {
+	code, name := 128+int(syscall.SIGINT), "SIGINT, Ctrl-C"
+	if sig == syscall.SIGTERM {
+		code, name = 128+int(syscall.SIGTERM), "SIGTERM"
+	}
+	return &exitError{code: code, err: fmt.Errorf("%s interrupted (%s): %s", what, name, next)}
+}
 
 // usageOnce installs the usage-error mapping on the whole command tree once.
 var usageOnce sync.Once
