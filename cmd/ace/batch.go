@@ -55,11 +55,20 @@ command resumes the batch).`,
 			if err != nil {
 				return badInput(err)
 			}
-			edit := workers.Edit{Instruction: instruction, Format: format,
-				Options: &acev1.EditOptions{Tau: tau, MaxIterations: int32(maxIter)}}
 			if (recipePath == "") == (instruction == "") {
 				return badInput(errors.New("give exactly one of --recipe FILE or -i \"instruction\""))
 			}
+			// Checked here, not by every deck's export or loop after its
+			// edit ran: the values the workers accept.
+			format = strings.ToLower(format)
+			if format != "" && format != "pptx" && format != "json" {
+				return badInput(fmt.Errorf("--format %q: use pptx or json, or leave it out to keep each deck's own", format))
+			}
+			if tau < 0 || tau > 5 || maxIter < 0 {
+				return badInput(fmt.Errorf("--tau %g --max-iterations %d: want --tau in 0..5 and --max-iterations of 1 or more (0, or leaving a flag out, means its default: 4 and 3)", tau, maxIter))
+			}
+			edit := workers.Edit{Instruction: instruction, Format: format,
+				Options: &acev1.EditOptions{Tau: tau, MaxIterations: int32(maxIter)}}
 			if recipePath != "" {
 				abs, err := filepath.Abs(recipePath)
 				if err != nil {
@@ -120,7 +129,7 @@ command resumes the batch).`,
 				return err
 			}
 			if len(st.Decks) == 0 {
-				return badInput(fmt.Errorf("no events for batch %q in %s (wrong id, or another ACE_DATA_DIR / ACE_NATS_URL?)", args[0], conn.NATSURL))
+				return noBatchEvents(args[0], conn)
 			}
 			sum, err := workers.Summarize(cmd.Context(), conn.Store, st, "")
 			if err != nil {
@@ -136,6 +145,18 @@ command resumes the batch).`,
 	status.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.AddCommand(status)
 	rootCmd.AddCommand(cmd)
+}
+
+// noBatchEvents is the error for a batch id with no events where conn
+// looks: the embedded stack's data directory, or the NATS server that
+// ACE_NATS_URL names (an embedded server's own URL is a fresh port each run
+// and tells the user nothing).
+func noBatchEvents(id string, conn *workers.Conn) error {
+	where := fmt.Sprintf("ACE_NATS_URL=%s", conn.NATSURL)
+	if workers.ConfigFromEnv().NATSURL == "" {
+		where = fmt.Sprintf("the embedded stack in ACE_DATA_DIR=%s", conn.DataDir)
+	}
+	return badInput(fmt.Errorf("no events for batch %q in %s: check the id (ace batch prints it when it starts, and summary.json records it) or run with the ACE_DATA_DIR / ACE_NATS_URL the batch ran with", id, where))
 }
 
 // checkModel says once, before anything is published, what would fail every

@@ -39,3 +39,40 @@ func TestInstructionStepsOfARecipe(t *testing.T) {
 		t.Fatalf("no recipe: %v", got)
 	}
 }
+
+// --format, --tau and --max-iterations are checked before anything starts
+// (they failed every deck's export or ran the loop out of range), and a
+// batch id with no events names the data directory, not the embedded
+// NATS server's throwaway port.
+func TestBatchOptionsAndUnknownIdsAreBadInput(t *testing.T) {
+	noModel(t)
+	data := t.TempDir()
+	t.Setenv("ACE_DATA_DIR", data)
+	t.Setenv("ACE_TEMPORAL_ADDRESS", "")
+	t.Setenv("ACE_NATS_URL", "")
+	dir := t.TempDir()
+	deck := filepath.Join("..", "..", "testdata", "decks", "northwind-qbr.pptx")
+	rp := titlesRecipe(t, dir)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--format", "pdf"}, `--format "pdf": use pptx or json, or leave it out`},
+		{[]string{"--tau", "7"}, "--tau 7 --max-iterations 0: want --tau in 0..5"},
+		{[]string{"--max-iterations", "-1"}, "--max-iterations -1: want"},
+	} {
+		code, stderr := runCLI(t, append([]string{"batch", "--recipe", rp, deck, "-o", filepath.Join(dir, "out")}, c.args...)...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, %q; want exit 2 saying %q", c.args, code, stderr, c.want)
+		}
+	}
+	if entries, _ := os.ReadDir(data); len(entries) > 0 {
+		t.Errorf("a refused option started the embedded stack in ACE_DATA_DIR (%d entries)", len(entries))
+	}
+	for _, cmd := range [][]string{{"batch", "status", "nosuch"}, {"report", "nosuch", "-o", filepath.Join(dir, "r")}} {
+		code, stderr := runCLI(t, cmd...)
+		if code != exitBadInput || !strings.Contains(stderr, `no events for batch "nosuch" in the embedded stack in ACE_DATA_DIR=`+data) {
+			t.Errorf("%v: exit %d, %q", cmd, code, stderr)
+		}
+	}
+}

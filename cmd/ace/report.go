@@ -43,7 +43,7 @@ ace batch writes the same report when it finishes.`,
 				return err
 			}
 			if len(st.Decks) == 0 {
-				return badInput(fmt.Errorf("no events for batch %q in %s (wrong id, or another ACE_DATA_DIR / ACE_NATS_URL?)", args[0], conn.NATSURL))
+				return noBatchEvents(args[0], conn)
 			}
 			index, err := writeBatchReport(ctx, conn.Store, st, nil, outDir, "", "", nil)
 			if err != nil {
