@@ -280,3 +280,19 @@ func TestLargeImageRenders(t *testing.T) {
 		t.Errorf("the big image's green band: %v", c)
 	}
 }
+
+// TestFramePresetLeavesTheMiddleOpen: a:prstGeom "frame" (career-tips'
+// layouts 10 and 11 draw their white border with it) paints a border, not
+// the whole box: what lies under the middle shows.
+func TestFramePresetLeavesTheMiddleOpen(t *testing.T) {
+	under := rect("under", 100, 100, 400, 200, "#0000CC")
+	fr := rect("frame", 100, 100, 400, 200, "#00AA00")
+	fr.Type, fr.Preset = scenegraph.TypeVector, "frame"
+	img := decodePNG(t, renderOne(t, deck(under, fr), nil, true).PNG)
+	if c := pixel(img, 105, 200); !isColor(c, 0, 0xAA, 0) { // border: 12.5% of 200 = 25 px
+		t.Errorf("on the border: %v", c)
+	}
+	if c := pixel(img, 300, 200); !isColor(c, 0, 0, 0xCC) {
+		t.Errorf("in the middle: %v, want the blue under it", c)
+	}
+}

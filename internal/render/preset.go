@@ -55,6 +55,12 @@ func presetPath(preset string, w, h float64) (string, bool) {
 	case "upArrow":
 		y, x1, x2 := ss*0.5, w*0.25, w*0.75
 		return poly(x1, h, x2, h, x2, y, w, y, w/2, 0, 0, y, x1, y), true
+	case "frame":
+		// A border of width adj1 (default 12.5% of the shorter side): the
+		// outer edge clockwise, the inner edge counter-clockwise, so the
+		// nonzero rule leaves the middle open.
+		x := ss * 0.125
+		return poly(0, 0, w, 0, w, h, 0, h) + " " + poly(x, x, x, h-x, w-x, h-x, w-x, x), true
 	case "plus", "mathPlus":
 		x := ss * 0.25
 		return poly(x, 0, w-x, 0, w-x, x, w, x, w, h-x, w-x, h-x, w-x, h, x, h, x, h-x, 0, h-x, 0, x, x, x), true

@@ -18,6 +18,7 @@ var presetAdjDefaults = map[string]map[string]float64{
 	"homePlate": {"adj": 50000},
 	"chevron":   {"adj": 50000},
 	"pie":       {"adj1": 0, "adj2": 16200000},
+	"frame":     {"adj1": 12500},
 }
 
 // adjustedPresetPaths returns the outline of a prstGeom whose a:avLst sets
@@ -68,6 +69,11 @@ func adjustedPresetPaths(geom *xnode, size sg.Vector) []sg.VectorPath {
 		x1 := ss * clamp(adj["adj"], 0, 100000*w/ss) / 100000
 		x2 := w - x1
 		d = polyPath(0, 0, x2, 0, w, h/2, x2, h, 0, h, x1, h/2)
+	case "frame":
+		// The border's width is adj1 (0 to 50000) of the shorter side;
+		// the inner edge runs counter-clockwise so the middle stays open.
+		x := ss * clamp(adj["adj1"], 0, 50000) / 100000
+		d = polyPath(0, 0, w, 0, w, h, 0, h) + " " + polyPath(x, x, x, h-x, w-x, h-x, w-x, x)
 	case "pie":
 		// Angles in 60000ths of a degree, clockwise from the +x axis,
 		// on the ellipse inscribed in the box.

@@ -2,6 +2,8 @@ package pptx
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -119,4 +121,45 @@ func marshal(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestAdjustedFrameKeepsItsBorder: career-tips' layouts draw a white border
+// with prstGeom "frame" and adj1 8849: the importer writes the border with
+// that width (8.849% of the shorter side) and an open middle.
+func TestAdjustedFrameKeepsItsBorder(t *testing.T) {
+	data := readDeck(t, "career-tips.pptx")
+	d, _, err := Import(data, "career-tips.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := NewUnderlay(data, "career-tips.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for i, s := range d.Slides {
+		for _, n := range u.Shapes(s, i) {
+			n.Walk(func(c, _ *sg.Node, _ int) bool {
+				if c.Preset != "frame" {
+					return true
+				}
+				found++
+				if len(c.Paths) != 1 || strings.Count(c.Paths[0].Path, "M") != 2 {
+					t.Errorf("%s: frame paths %v, want one path of two rings", c.ID, c.Paths)
+					return true
+				}
+				// The inner ring starts at the border width on both axes.
+				want := math.Min(c.Size.X, c.Size.Y) * 0.08849
+				var x, y float64
+				inner := c.Paths[0].Path[strings.LastIndex(c.Paths[0].Path, "M")+1:]
+				if _, err := fmt.Sscanf(inner, "%g %g", &x, &y); err != nil || math.Abs(x-want) > 0.01 || math.Abs(y-want) > 0.01 {
+					t.Errorf("%s: inner ring at %g,%g, want %g (%v)", c.ID, x, y, want, err)
+				}
+				return true
+			})
+		}
+	}
+	if found == 0 {
+		t.Fatal("no frame preset among career-tips' layout shapes")
+	}
 }
