@@ -86,3 +86,34 @@ func readableOnAll(bgs []sg.Color) sg.Color {
 	}
 	return best(best(sg.MustHex("#000000"), sg.MustHex("#FFFFFF")), grey)
 }
+
+// captionPlate is what a designer does when no text colour reads on every
+// part of a busy backdrop (a photo that is light in one place and dark in
+// another): white text on a black plate, translucent enough to let the
+// picture through. It returns the plate's opacity: the least of 0.45 to 0.85
+// (then 1) at which white reaches WCAG AA (4.5:1) over every background in
+// bgs once the plate is laid on it. ok is false when col already reads on
+// all of them and no plate is needed.
+func captionPlate(col sg.Color, bgs []sg.Color) (alpha float64, ok bool) {
+	worst := func(text sg.Color, under func(sg.Color) sg.Color) float64 {
+		w := 21.0
+		for _, bg := range bgs {
+			w = min(w, contrast(text, under(bg)))
+		}
+		return w
+	}
+	same := func(c sg.Color) sg.Color { return c }
+	if len(bgs) == 0 || worst(col, same) >= 4.5 {
+		return 0, false
+	}
+	white := sg.MustHex("#FFFFFF")
+	for _, a := range []float64{0.45, 0.55, 0.65, 0.75, 0.85, 1} {
+		dim := func(c sg.Color) sg.Color {
+			return sg.Color{R: c.R * (1 - a), G: c.G * (1 - a), B: c.B * (1 - a), A: 1}
+		}
+		if worst(white, dim) >= 4.5 {
+			return a, true
+		}
+	}
+	return 1, true
+}

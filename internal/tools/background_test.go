@@ -22,3 +22,37 @@ func TestReadableOnAllBackgrounds(t *testing.T) {
 		}
 	}
 }
+
+// A backdrop that is light in one place and dark in another (a photo under
+// the footer line) has no text colour that reads on all of it: white on a
+// translucent black plate does, at the least opacity that lifts every part
+// to WCAG AA. A uniform backdrop needs no plate.
+func TestCaptionPlateOnABusyPhoto(t *testing.T) {
+	dark, light, mid := sg.MustHex("#101010"), sg.MustHex("#E8E0D0"), sg.MustHex("#8A7F70")
+	busy := []sg.Color{dark, light, mid, dark}
+	col := readableOnAll(busy)
+	a, ok := captionPlate(col, busy)
+	if !ok {
+		t.Fatalf("no plate for %s over light and dark", col.Hex())
+	}
+	white := sg.MustHex("#FFFFFF")
+	for _, bg := range busy {
+		under := sg.Color{R: bg.R * (1 - a), G: bg.G * (1 - a), B: bg.B * (1 - a), A: 1}
+		if c := contrast(white, under); c < 4.5 {
+			t.Errorf("plate %.2f over %s: white reads at %.2f:1", a, bg.Hex(), c)
+		}
+	}
+	if a > 0.45 {
+		lighter := a - 0.1
+		under := sg.Color{R: light.R * (1 - lighter), G: light.G * (1 - lighter), B: light.B * (1 - lighter), A: 1}
+		if contrast(white, under) >= 4.5 {
+			t.Errorf("plate %.2f is heavier than needed: %.2f already reads", a, lighter)
+		}
+	}
+	t.Logf("busy photo: plate opacity %.2f", a)
+	for _, bg := range []sg.Color{dark, light} {
+		if _, ok := captionPlate(readableOn(bg), []sg.Color{bg, bg}); ok {
+			t.Errorf("uniform %s got a plate", bg.Hex())
+		}
+	}
+}

@@ -520,7 +520,7 @@ func slideTools() []Tool {
 				return res, nil
 			}),
 		def(ModuleSlide, "add_footer", false,
-			"Add or update the footer on some or all slides: footer text, slide number and date. Existing footer, number and date placeholders are reused (safe to call twice); otherwise the text goes into free space along the bottom edge, clear of text, pictures, tables and charts, at the smallest readable size (12 px on a 720 px slide, scaled with the slide) unless fontSize is given, in the body font and a grey that contrasts with what is behind it (as rendered, layout art and pictures included, when a renderer is available).",
+			"Add or update the footer on some or all slides: footer text, slide number and date. Existing footer, number and date placeholders are reused (safe to call twice); otherwise the text goes into free space along the bottom edge, clear of text, pictures, tables and charts, at the smallest readable size (12 px on a 720 px slide, scaled with the slide) unless fontSize is given, in the body font and a grey that contrasts with what is behind it (as rendered, layout art and pictures included, when a renderer is available); where no colour reads on all of it (a busy photo), white on a translucent black plate.",
 			func(e *Env, a *footerArgs) (Result, error) {
 				slidesIn, err := e.slideSet(a.slideSel)
 				if err != nil {
@@ -622,10 +622,16 @@ func slideTools() []Tool {
 						}
 					}
 					col := readableOnAll(bgs)
+					t := e.newNode(sg.TypeText, map[string]string{"ftr": "Footer", "sldNum": "Slide Number", "dt": "Date"}[p.role])
 					if fixed != nil {
 						col = *fixed
+					} else if a, ok := captionPlate(col, bgs); ok {
+						// No colour reads on all of it (a busy photo): white
+						// on a translucent black plate, 4 px each side.
+						col = sg.MustHex("#FFFFFF")
+						t.Fills = []sg.Paint{sg.Solid(sg.Color{A: a})}
+						t.TextBox = &sg.TextBox{Insets: &sg.Insets{Left: 4, Right: 4}}
 					}
-					t := e.newNode(sg.TypeText, map[string]string{"ftr": "Footer", "sldNum": "Slide Number", "dt": "Date"}[p.role])
 					t.Characters = p.text
 					align := map[string]string{"center": sg.AlignCenter, "right": sg.AlignRight, "left": sg.AlignLeft}[p.align]
 					t.Style = &sg.TypeStyle{FontSize: p.size, TextAlignHorizontal: align, Fills: []sg.Paint{sg.Solid(col)}}
