@@ -460,14 +460,22 @@ func (ex *exporter) newSlide(s *sg.Node, part string) error {
 		}
 	}
 	b.WriteString(`</p:sld>`)
-	if s.Slide != nil && s.Slide.Notes != "" {
-		ex.warn(part, "speaker notes of new slide %s not written (no notes master generated)", s.ID)
-	}
 	ex.out.put(part, []byte(b.String()))
 	ex.out.ctOver[part] = ctSlide
+	if s.Slide != nil && s.Slide.Notes != "" {
+		return ex.newNotes(part, s)
+	}
 	return nil
 }
 
+// layoutFor picks the layout part of a new slide: the layout named by
+// Slide.Layout (exactly, else ignoring case and surrounding space); else,
+// for a slide without a known layout name, the first layout whose type
+// (p:sldLayout/@type, ECMA-376 §19.7.15) fits the slide's placeholders
+// (phProfile.layoutTypes: title and body -> "obj", Title and Content; only
+// a title -> "titleOnly"; none -> "blank"), else the first layout with
+// the same placeholders; else the first slide's layout, else the first
+// layout. "" when the package has no layout.
 func (ex *exporter) layoutFor(s *sg.Node) string {
 	want := ""
 	if s.Slide != nil {
@@ -479,20 +487,135 @@ func (ex *exporter) layoutFor(s *sg.Node) string {
 			all = append(all, p)
 		}
 	}
+	layouts := make([]*layout, len(all))
+	for i, p := range all {
+		layouts[i], _ = ex.im.layout(p) // nil for a damaged layout: never picked
+	}
 	if want != "" {
-		for _, p := range all {
-			if l, err := ex.im.layout(p); err == nil && l.name == want {
-				return p
+		for i, l := range layouts {
+			if l != nil && l.name == want {
+				return all[i]
+			}
+		}
+		for i, l := range layouts {
+			if l != nil && strings.EqualFold(strings.TrimSpace(l.name), strings.TrimSpace(want)) {
+				return all[i]
 			}
 		}
 	}
-	if len(ex.im.slides) > 0 {
+	// By placeholders: a layout of a fitting type, else one with the same
+	// placeholders (custom layouts have no type).
+	prof := slideProfile(s)
+	for _, typ := range prof.layoutTypes() {
+		for i, l := range layouts {
+			if l != nil && layoutType(l) == typ {
+				return all[i]
+			}
+		}
+	}
+	for i, l := range layouts {
+		if l != nil && layoutProfile(l) == prof {
+			return all[i]
+		}
+	}
+	if len(ex.im.slides) > 0 && ex.im.slides[0].lay != nil {
 		return ex.im.slides[0].lay.part
 	}
 	if len(all) > 0 {
 		return all[0]
 	}
 	return ""
+}
+
+// phProfile is what placeholders a slide or layout has: a centred title
+// or subtitle (a title slide), a title, a picture, and how many content
+// or text placeholders. Footer, date, slide number and header
+// placeholders do not count.
+type phProfile struct {
+	center, title, pic bool
+	bodies             int
+}
+
+func (p *phProfile) add(role string) {
+	switch role {
+	case "title":
+		p.title = true
+	case "ctrTitle", "subTitle":
+		p.center = true
+	case "pic":
+		p.pic = true
+	case "dt", "ftr", "sldNum", "hdr", "sldImg":
+	default: // body, obj, tbl, chart, dgm, media, clipArt
+		p.bodies++
+	}
+}
+
+// slideProfile reads the placeholders of a slide's own nodes (not those
+// imported from its layout or master).
+func slideProfile(s *sg.Node) phProfile {
+	var p phProfile
+	s.Walk(func(n, _ *sg.Node, _ int) bool {
+		if n == s {
+			return true
+		}
+		if inheritedNode(n, "") {
+			return false
+		}
+		if n.Placeholder != nil {
+			role := n.Placeholder.Role
+			if role == "" {
+				role = "obj"
+			}
+			p.add(role)
+		}
+		return true
+	})
+	return p
+}
+
+// layoutProfile reads the placeholders of a layout.
+func layoutProfile(l *layout) phProfile {
+	var p phProfile
+	for _, e := range l.phs {
+		p.add(phType(phOf(e)))
+	}
+	return p
+}
+
+// layoutTypes lists the layout types (ST_SlideLayoutType, ECMA-376
+// §19.7.15) that fit a placeholder profile, best first: a centred title or
+// subtitle -> Title Slide; a title with a picture -> Picture with Caption;
+// a title with one, two or more content or text placeholders -> Title and
+// Content (or Google's "tx"), Two Content (or "twoColTx"), Comparison; a
+// title alone -> Title Only; content without a title -> Title and
+// Content; nothing -> Blank.
+func (p phProfile) layoutTypes() []string {
+	switch {
+	case p.center:
+		return []string{"title"}
+	case p.title && p.pic:
+		return []string{"picTx", "obj", "tx"}
+	case p.title && p.bodies >= 3:
+		return []string{"twoTxTwoObj", "twoObj", "twoColTx", "obj", "tx"}
+	case p.title && p.bodies == 2:
+		return []string{"twoObj", "twoColTx", "obj", "tx"}
+	case p.title && p.bodies == 1:
+		return []string{"obj", "tx"}
+	case p.title:
+		return []string{"titleOnly"}
+	case p.bodies > 0 || p.pic:
+		return []string{"obj", "tx"}
+	}
+	return []string{"blank"}
+}
+
+// layoutType is a layout's p:sldLayout/@type, "cust" when absent
+// (ECMA-376 §19.3.1.39).
+func layoutType(l *layout) string {
+	if t := l.doc.root().av("type"); t != "" {
+		return t
+	}
+	return "cust"
 }
 
 func short(ref string) string {
