@@ -29,18 +29,21 @@ func Export(d *sg.Deck, assets sg.AssetSource) ([]byte, error) {
 // place (only the changed aspects: geometry, fill, line, text, ...), keeping
 // the XML children and extLst data ACE does not model; deleted shapes and
 // slides are removed with their relationships, new ones get fresh shape ids
-// and new slides use the layout named by Slide.Layout; slide order updates
-// p:sldIdLst; new media get relationships and content types. Unknown parts
+// and new slides use the layout named by Slide.Layout (else one that fits
+// their placeholders, see layoutFor) and get a notes slide for their
+// speaker notes; slide order updates p:sldIdLst; new media get
+// relationships and content types. Unknown parts
 // (comments, notes, custom XML, embedded fonts) pass through. Changed
 // palette or font tokens are written into the theme; changed speaker notes
 // into the notes slide. Only edited slides are parsed again, so exporting a
 // lightly edited large deck costs little more than copying it.
 //
 // Any other deck is written as a fresh minimal package: a theme built from
-// the deck's tokens, one master, one blank layout and the slides; frames and
-// groups become p:grpSp, charts real chart parts (data cached inline),
-// placement is taken from relativeTransform as it stands (run auto-layout
-// before exporting).
+// the deck's tokens, one master, the layouts of PowerPoint's default
+// template (Title Slide, Title and Content, ..., Blank) and the slides;
+// frames and groups become p:grpSp, charts real chart parts (data cached
+// inline), placement is taken from relativeTransform as it stands (run
+// auto-layout before exporting).
 //
 // Errors: the original package missing from assets (keep the blobs Import
 // returned), a damaged part of the original, or a prefix conflict in an
@@ -421,8 +424,9 @@ func (ex *exporter) writerFor(part string, maxID *int) *writer {
 	return w
 }
 
-// newSlide writes a slide the package did not have, on the layout its
-// SlideProps name (else the first slide's layout, else the first layout).
+// newSlide writes a slide the package did not have, on the layout
+// layoutFor picks, with its speaker notes in a notes slide of its own
+// (newNotes): new slides' notes are kept as every slide's are.
 func (ex *exporter) newSlide(s *sg.Node, part string) error {
 	lay := ex.layoutFor(s)
 	if lay == "" {

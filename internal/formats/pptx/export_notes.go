@@ -66,19 +66,42 @@ func (ex *exporter) newNotes(slidePart string, s *sg.Node) error {
 
 // notesParagraphs writes notes text one a:p per line ("\n"), an empty line
 // as an empty paragraph, the rule exporter.notes and importer.notesText
-// follow.
+// follow. A vertical tab (PowerPoint's soft return in copied text) becomes
+// a:br; other characters XML 1.0 does not allow (C0 controls but tab, CR
+// and LF; U+FFFE, U+FFFF) are dropped, as one would make the part, and so
+// the whole file, unreadable.
 func notesParagraphs(text string) string {
 	var b strings.Builder
 	for _, line := range strings.Split(text, "\n") {
 		b.WriteString("<a:p>")
-		if line != "" {
-			b.WriteString(`<a:r><a:rPr lang="en-US" dirty="0"/><a:t>` + escText(line) + `</a:t></a:r>`)
-		} else {
+		for i, seg := range strings.Split(xmlChars(line), "\v") {
+			if i > 0 {
+				b.WriteString(`<a:br><a:rPr lang="en-US" dirty="0"/></a:br>`)
+			}
+			if seg != "" {
+				b.WriteString(`<a:r><a:rPr lang="en-US" dirty="0"/><a:t>` + escText(seg) + `</a:t></a:r>`)
+			}
+		}
+		if line == "" {
 			b.WriteString(`<a:endParaRPr lang="en-US" dirty="0"/>`)
 		}
 		b.WriteString("</a:p>")
 	}
 	return b.String()
+}
+
+// xmlChars drops the characters XML 1.0 §2.2 does not allow, keeping the
+// vertical tab for notesParagraphs to turn into a:br.
+func xmlChars(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r' || r == '\v':
+			return r
+		case r < 0x20, r == 0xFFFE, r == 0xFFFF:
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // notesMaster returns the package's notes master part: the one

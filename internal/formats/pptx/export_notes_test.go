@@ -244,3 +244,28 @@ func TestDuplicatedSlideKeepsNotes(t *testing.T) {
 		seen[r.Target] = s.Source.Part
 	}
 }
+
+// TestNotesWithControlCharacters: notes holding characters XML cannot
+// carry (a pasted vertical tab, a stray control code) still give a
+// readable package: the vertical tab becomes a line break (a:br), the
+// control code is dropped, the rest of the text comes back.
+func TestNotesWithControlCharacters(t *testing.T) {
+	d, _ := layoutsDeck()
+	d.Slides[0].Slide.Notes = "first\vsoft break\nbell\x07 rings\n\ttabbed \u2028sep"
+	out, err := Export(d, sg.Blobs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPackage(t, out)
+	d2, _, err := Import(out, "notes.pptx")
+	if err != nil {
+		t.Fatalf("re-import: %v", err)
+	}
+	// importer.notesText reads a:br as nothing, so the soft break joins.
+	if got, want := d2.Slides[0].Slide.Notes, "firstsoft break\nbell rings\n\ttabbed \u2028sep"; got != want {
+		t.Errorf("notes %q, want %q", got, want)
+	}
+	if !strings.Contains(string(zipParts(t, out)["ppt/notesSlides/notesSlide1.xml"]), "<a:t>first</a:t></a:r><a:br>") {
+		t.Errorf("vertical tab not written as a:br")
+	}
+}
