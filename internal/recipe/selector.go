@@ -2,10 +2,12 @@ package recipe
 
 import (
 	"fmt"
+	"math"
 	"path"
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"gopkg.in/yaml.v3"
 
@@ -21,6 +23,8 @@ import (
 //	text_color:  same, on the text's colour
 //	font:        "Liberation Sans"            any script slot of the base style or a run
 //	role:        title | subtitle | body | footer | date | slide_number | picture
+//	             (placeholders; "title" also takes a slide's visible title
+//	             when it has no title placeholder: see inferredTitle)
 //	slides:      "2-5,8" | first | last | all  1-based slide numbers
 //	layout:      "Title*"                     glob on the slide's layout name
 //	every_slide: true                         the slides themselves
@@ -316,6 +320,7 @@ type Match struct {
 func (s *Selector) Select(d *sg.Deck) []Match {
 	slides, _ := parseSlides(s.Slides, len(d.Slides))
 	var out []Match
+	var ix *sg.Index
 	for _, si := range slides {
 		slide := d.Slides[si]
 		if s.Layout != nil && (slide.Slide == nil || !s.Layout.matchGlob(slide.Slide.Layout)) {
@@ -327,9 +332,18 @@ func (s *Selector) Select(d *sg.Deck) []Match {
 			}
 			continue
 		}
+		var inferred *sg.Node
+		if s.Role == "title" {
+			if ix == nil {
+				ix = sg.NewIndex(d)
+			}
+			inferred = inferredTitle(slide, ix, d.Height)
+		}
 		for _, c := range slide.Children {
 			c.Walk(func(n, _ *sg.Node, _ int) bool {
-				if s.matches(n) {
+				if n == inferred && s.matchesBut(n, "role") {
+					out = append(out, Match{Node: n, Slide: slide, SlideIndex: si})
+				} else if s.matches(n) {
 					out = append(out, Match{Node: n, Slide: slide, SlideIndex: si})
 				}
 				return true
@@ -339,7 +353,11 @@ func (s *Selector) Select(d *sg.Deck) []Match {
 	return out
 }
 
-func (s *Selector) matches(n *sg.Node) bool {
+func (s *Selector) matches(n *sg.Node) bool { return s.matchesBut(n, "") }
+
+// matchesBut is matches without the named check ("role" for an inferred
+// title, which has no placeholder).
+func (s *Selector) matchesBut(n *sg.Node, skip string) bool {
 	if len(s.Types) > 0 && !containsType(s.Types, n.Type) {
 		return false
 	}
@@ -349,7 +367,7 @@ func (s *Selector) matches(n *sg.Node) bool {
 	if s.Text != nil && !s.Text.matchText(n.Characters) {
 		return false
 	}
-	if s.Role != "" && (n.Placeholder == nil || !containsString(roles[s.Role], n.Placeholder.Role)) {
+	if skip != "role" && s.Role != "" && (n.Placeholder == nil || !containsString(roles[s.Role], n.Placeholder.Role)) {
 		return false
 	}
 	if s.Fill != nil && !paintsNear(n.Fills, s.Fill) {
@@ -424,4 +442,75 @@ func usesFont(n *sg.Node, family string) bool {
 		}
 	}
 	return false
+}
+
+// inferredTitle is the text that reads as the title of a slide that has no
+// title placeholder (decks built from text boxes, as many templates and
+// exports from other tools are): the text with the largest font whose box
+// starts in the upper 40% of the slide, at most 15 words and 3 lines, and
+// at least 1.2 times the size of every other text on the slide; it must
+// hold words (not a big "11.") in one size (not a heading run followed by
+// its description). Nil when
+// the slide has a title placeholder or no text stands out that way.
+func inferredTitle(slide *sg.Node, ix *sg.Index, slideH float64) *sg.Node {
+	var best *sg.Node
+	bestSize, second := 0.0, 0.0
+	hasPlaceholder := false
+	slide.Walk(func(n, _ *sg.Node, depth int) bool {
+		if depth == 0 {
+			return true
+		}
+		if !n.IsVisible() || n.Type == sg.TypeTable {
+			return false
+		}
+		if n.Placeholder != nil && containsString(roles["title"], n.Placeholder.Role) {
+			hasPlaceholder = true
+		}
+		if !n.Type.CanHoldText() || strings.TrimSpace(n.Characters) == "" {
+			return true
+		}
+		size := n.StyleAt(0).FontSize
+		if n.TextBox != nil && n.TextBox.FontScale > 0 {
+			size *= n.TextBox.FontScale
+		}
+		top := ix.AbsoluteBounds(n.ID).Y
+		short := len(strings.Fields(n.Characters)) <= 15 && strings.Count(strings.TrimSpace(n.Characters), "\n") < 3 &&
+			hasLetters(n.Characters) && evenSize(n)
+		switch {
+		case size > bestSize && top < 0.4*slideH && short:
+			second = max(second, bestSize)
+			best, bestSize = n, size
+		default:
+			second = max(second, size)
+		}
+		return true
+	})
+	if hasPlaceholder || best == nil || bestSize < 1.2*second {
+		return nil
+	}
+	return best
+}
+
+// hasLetters reports whether s holds at least two letters.
+func hasLetters(s string) bool {
+	k := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			if k++; k >= 2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// evenSize reports whether every character of n's text is set within 10%
+// of one size.
+func evenSize(n *sg.Node) bool {
+	lo, hi := math.Inf(1), 0.0
+	for i := range []rune(n.Characters) {
+		f := n.StyleAt(i).FontSize
+		lo, hi = math.Min(lo, f), math.Max(hi, f)
+	}
+	return hi == 0 || lo >= 0.9*hi
 }
