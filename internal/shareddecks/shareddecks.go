@@ -8,7 +8,9 @@ package shareddecks
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -33,13 +35,32 @@ func Root(tb testing.TB) string {
 }
 
 // Shared returns the shared/ directory: $ACE_SHARED_DIR, else the one
-// beside the repository.
+// beside the repository, else (a clone made elsewhere, e.g. in /tmp) the
+// one beside the local repository it was cloned from.
 func Shared(tb testing.TB) string {
 	tb.Helper()
 	if d := os.Getenv("ACE_SHARED_DIR"); d != "" {
 		return d
 	}
-	return filepath.Join(Root(tb), "..", "shared")
+	root := Root(tb)
+	beside := filepath.Join(root, "..", "shared")
+	if _, err := os.Stat(beside); err == nil {
+		return beside
+	}
+	if out, err := exec.Command("git", "-C", root, "remote", "get-url", "origin").Output(); err == nil {
+		origin := strings.TrimPrefix(strings.TrimSpace(string(out)), "file://")
+		if filepath.IsAbs(origin) {
+			if d := filepath.Join(origin, "..", "shared"); isDir(d) {
+				return d
+			}
+		}
+	}
+	return beside
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }
 
 // PPTXDir returns the directory of the real .pptx decks.
@@ -47,7 +68,7 @@ func PPTXDir(tb testing.TB) string {
 	tb.Helper()
 	dir := filepath.Join(Shared(tb), "decks", "pptx")
 	if _, err := os.Stat(dir); err != nil {
-		tb.Fatalf("real decks missing (CI lays shared/ beside the clone): %v", err)
+		tb.Fatalf("real decks missing: %v (CI lays shared/ beside the clone; elsewhere set ACE_SHARED_DIR to the folder that holds decks/)", err)
 	}
 	return dir
 }
