@@ -67,8 +67,8 @@ func NewUnderlay(data []byte, name string) (*Underlay, error) {
 // show index+1 plus the deck's first slide number less one). The layout
 // is s.Slide.Layout by name; a slide imported from this package that
 // still uses its own layout also keeps its p:sld/@showMasterSp and colour
-// map override. A slide whose layout this package does not have (a fresh
-// deck's "Blank", a renamed layout) shows nothing. The nodes are new on
+// map override. A slide whose layout this package does not have (one
+// renamed, or taken from another template) shows nothing. The nodes are new on
 // every call: callers may place them in a deck.
 func (u *Underlay) Shapes(s *sg.Node, index int) []*sg.Node {
 	if u == nil || s == nil || s.Slide == nil {
