@@ -269,3 +269,43 @@ func TestNotesWithControlCharacters(t *testing.T) {
 		t.Errorf("vertical tab not written as a:br")
 	}
 }
+
+// TestNotesOnAnExistingSlideWithoutNotes: default_template's slides have no
+// notes slides (and the package no notes master); notes given to one of
+// them by an edit are written (a notes slide and a generated master) and
+// read back, and the other slides are untouched.
+func TestNotesOnAnExistingSlideWithoutNotes(t *testing.T) {
+	data := readDeck(t, "default_template.pptx")
+	d, blobs, err := Import(data, "default_template.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := d.Slides[2].ID
+	ed, _, err := tools.Apply(d, []tools.Call{call(t, "set_slide_properties", "", map[string]any{"slideId": target, "notes": addedNotes})}, tools.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, warns, err := ExportDetailed(ed, blobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noNotesWarning(t, warns)
+	checkPackage(t, out)
+	d2, _, err := Import(out, "out.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range d2.Slides {
+		want := ""
+		if i == 2 {
+			want = addedNotes
+		}
+		got := ""
+		if s.Slide != nil {
+			got = s.Slide.Notes
+		}
+		if got != want {
+			t.Errorf("slide %d notes %q, want %q", i+1, got, want)
+		}
+	}
+}

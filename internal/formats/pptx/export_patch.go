@@ -807,7 +807,12 @@ func patchBodyPr(txBody *xnode, n *sg.TextContent) {
 // properties and run properties are kept.
 func (ex *exporter) notes(si *slideInfo, s *sg.Node) {
 	if si.notes == "" {
-		ex.warn(si.part, "slide %s has no notes slide; new speaker notes are not written", s.ID)
+		// The slide had no notes slide: give it one, as for a new slide.
+		if s.Slide.Notes != "" {
+			if err := ex.newNotes(si.part, s); err != nil {
+				ex.warn(si.part, "speaker notes of slide %s not written: %v", s.ID, err)
+			}
+		}
 		return
 	}
 	doc, err := ex.im.p.xml(si.notes)
