@@ -25,20 +25,9 @@ func TestFooterReadsOnLayoutArt(t *testing.T) {
 		t.Skip("renders two real decks")
 	}
 	ctx := context.Background()
-	pool, err := render.NewPool(ctx, render.Options{Size: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	pool := newPool(t)
 	for _, name := range []string{"default_template.pptx", "Iphone16Pro.pptx"} {
-		data, err := os.ReadFile(filepath.Join(shareddecks.PPTXDir(t), name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		d0, blobs, err := pptx.Import(data, name)
-		if err != nil {
-			t.Fatal(err)
-		}
+		d0, blobs := importShared(t, name)
 		call := []tools.Call{{Tool: "add_footer", Args: []byte(`{"text":"© 2026 Acme Insights. Confidential: for internal use only."}`)}}
 		flagged := func(o tools.Options) (footers, low int) {
 			d1, _, err := tools.Apply(d0, call, o)
@@ -89,20 +78,9 @@ func TestFooterAvoidsLayoutText(t *testing.T) {
 		t.Skip("renders a real deck")
 	}
 	ctx := context.Background()
-	pool, err := render.NewPool(ctx, render.Options{Size: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	pool := newPool(t)
 	name := "build_effective_agents.pptx"
-	data, err := os.ReadFile(filepath.Join(shareddecks.PPTXDir(t), name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d0, blobs, err := pptx.Import(data, name)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d0, blobs := importShared(t, name)
 	before, err := pool.Render(ctx, d0, blobs, render.Request{})
 	if err != nil {
 		t.Fatal(err)
@@ -135,4 +113,29 @@ func TestFooterAvoidsLayoutText(t *testing.T) {
 	if art == 0 || checked == 0 {
 		t.Fatal("nothing to check: the layout text or the new slide numbers are missing")
 	}
+}
+
+// newPool starts one browser for a test, closed when it ends.
+func newPool(t *testing.T) *render.Pool {
+	t.Helper()
+	pool, err := render.NewPool(context.Background(), render.Options{Size: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pool.Close() })
+	return pool
+}
+
+// importShared imports one of the real decks.
+func importShared(t *testing.T, name string) (*sg.Deck, sg.Blobs) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(shareddecks.PPTXDir(t), name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, blobs, err := pptx.Import(data, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, blobs
 }

@@ -34,11 +34,7 @@ func TestShippedRecipesOnRealDecks(t *testing.T) {
 		t.Skip("renders and converts 6 decks x 4 recipes")
 	}
 	ctx := context.Background()
-	pool, err := render.NewPool(ctx, render.Options{Size: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	pool := newPool(t)
 	recipes := map[string]*recipe.Recipe{}
 	for _, name := range shipped {
 		r, err := recipe.Load("../../testdata/recipes/" + name + ".yaml")
