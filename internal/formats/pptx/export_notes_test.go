@@ -93,16 +93,7 @@ func TestNewSlideNotesOnRealDecks(t *testing.T) {
 			}
 			newID := res[0].Created[0]
 			_, at := ed.SlideByID(newID)
-			out, warns, err := ExportDetailed(ed, blobs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			noNotesWarning(t, warns)
-			checkPackage(t, out)
-			d2, _, err := Import(out, "out.pptx")
-			if err != nil {
-				t.Fatalf("re-import: %v", err)
-			}
+			d2, out := exportAndReimport(t, ed, blobs, "out.pptx")
 			got := notesOf(d2)
 			want := append(append(append([]string{}, before[:at]...), addedNotes), before[at:]...)
 			if strings.Join(got, "\x00") != strings.Join(want, "\x00") {
@@ -195,16 +186,7 @@ func TestDuplicatedSlideKeepsNotes(t *testing.T) {
 	if cp.Source != nil || cp.Slide.Notes != text {
 		t.Fatalf("duplicate_slide made source %+v notes %q", cp.Source, cp.Slide.Notes)
 	}
-	step2, warns, err := ExportDetailed(ed2, blobs1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	noNotesWarning(t, warns)
-	checkPackage(t, step2)
-	d2, _, err := Import(step2, "step2.pptx")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d2, step2 := exportAndReimport(t, ed2, blobs1, "step2.pptx")
 	if len(d2.Slides) != len(d1.Slides)+1 {
 		t.Fatalf("%d slides, want %d", len(d2.Slides), len(d1.Slides)+1)
 	}
@@ -285,16 +267,7 @@ func TestNotesOnAnExistingSlideWithoutNotes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, warns, err := ExportDetailed(ed, blobs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	noNotesWarning(t, warns)
-	checkPackage(t, out)
-	d2, _, err := Import(out, "out.pptx")
-	if err != nil {
-		t.Fatal(err)
-	}
+	d2, _ := exportAndReimport(t, ed, blobs, "out.pptx")
 	for i, s := range d2.Slides {
 		want := ""
 		if i == 2 {
@@ -308,4 +281,21 @@ func TestNotesOnAnExistingSlideWithoutNotes(t *testing.T) {
 			t.Errorf("slide %d notes %q, want %q", i+1, got, want)
 		}
 	}
+}
+
+// exportAndReimport exports d over blobs, requires no notes warning and a
+// sound package, and imports the file again (named name in errors).
+func exportAndReimport(t *testing.T, d *sg.Deck, blobs sg.AssetSource, name string) (*sg.Deck, []byte) {
+	t.Helper()
+	out, warns, err := ExportDetailed(d, blobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noNotesWarning(t, warns)
+	checkPackage(t, out)
+	d2, _, err := Import(out, name)
+	if err != nil {
+		t.Fatalf("re-import: %v", err)
+	}
+	return d2, out
 }
