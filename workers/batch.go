@@ -319,6 +319,18 @@ func (s *State) apply(ev *acev1.Progress, hdr nats.Header) {
 	}
 }
 
+// eventsConsumer is the ordered consumer of one batch's events, from the
+// first. Each Next of an ordered consumer recreates the server-side
+// consumer; with nats.go's default (unlimited attempts, backing off to
+// 10 s) a Next on a connection whose server has gone never returns, and
+// neither does Follow's loop or its context check: one attempt (a 10 s
+// request at most, at once when the connection is closed) hands the error
+// back and the caller's loop decides.
+func eventsConsumer(batch string) jetstream.OrderedConsumerConfig {
+	return jetstream.OrderedConsumerConfig{FilterSubjects: []string{acev1.EventSubject(batch, "*")},
+		DeliverPolicy: jetstream.DeliverAllPolicy, MaxResetAttempts: 1}
+}
+
 // Follow reads the batch's events from the start of ACE_EVENTS and calls
 // onUpdate after each, until every deck in want (or, when want is empty,
 // every deck seen) is finished or ctx is done.
@@ -327,8 +339,7 @@ func Follow(ctx context.Context, js jetstream.JetStream, batch string, want []st
 	for _, k := range want {
 		st.Decks[k] = &DeckState{Key: k}
 	}
-	cons, err := js.OrderedConsumer(ctx, acev1.StreamEvents, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{acev1.EventSubject(batch, "*")}, DeliverPolicy: jetstream.DeliverAllPolicy})
+	cons, err := js.OrderedConsumer(ctx, acev1.StreamEvents, eventsConsumer(batch))
 	if err != nil {
 		return st, fmt.Errorf("follow batch %s: %w", batch, err)
 	}
@@ -368,8 +379,7 @@ func Status(ctx context.Context, js jetstream.JetStream, batch string) (*State, 
 	if info.State.Msgs == 0 {
 		return st, nil
 	}
-	cons, err := js.OrderedConsumer(ctx, acev1.StreamEvents, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{acev1.EventSubject(batch, "*")}, DeliverPolicy: jetstream.DeliverAllPolicy})
+	cons, err := js.OrderedConsumer(ctx, acev1.StreamEvents, eventsConsumer(batch))
 	if err != nil {
 		return st, err
 	}

@@ -44,8 +44,16 @@ command after a crash resumes the batch; no deck is edited twice. A failed
 deck is reported with its reason and never stops the batch.
 
 Exit codes: 0 every deck met its goal, 1 a deck failed, 2 bad input,
-3 a deck ran but did not meet its goal, 130 interrupted (Ctrl-C; the same
-command resumes the batch).`,
+3 a deck ran but did not meet its goal, 4 the embedded stack this batch had
+attached to stopped and it could not take it over (the same command resumes
+the batch), 130 interrupted (Ctrl-C; 143 SIGTERM; the same command resumes
+the batch).
+
+Attached to another ace process's embedded stack (ace dev, or an earlier
+ace batch on the same ACE_DATA_DIR), the batch notices within a second when
+that process exits, starts the stack itself from the same data directory
+(or attaches to the process that did so first), runs the workers and goes
+on.`,
 		Example: `  ace batch --recipe testdata/recipes/rebrand.yaml testdata/decks/*.pptx -o out/
   ace batch -i "Make every title navy" decks.txt -o out/
   ace batch status b3f9c2a71d0e`,
@@ -300,11 +308,22 @@ func expandDecks(args []string) ([]string, error) {
 }
 
 func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, outDir string, asJSON, noWorkers bool) error {
-	conn, err := workers.Connect(ctx, workers.ConfigFromEnv())
+	cfg := workers.ConfigFromEnv()
+	conn, err := workers.Connect(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
+	// conn and stopWorkers change when this batch takes over a stack whose
+	// owner stopped: the latest are stopped, workers first.
+	var stopWorkers func()
+	defer func() {
+		if stopWorkers != nil {
+			stopWorkers()
+		}
+		if conn != nil {
+			conn.Close()
+		}
+	}()
 	if err := checkOutDir(outDir, paths); err != nil {
 		return err
 	}
@@ -365,11 +384,9 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	// Workers (and Chromium) start once the input is known to be good: a
 	// refused batch id or unreadable decks are reported without the wait.
 	if ownWorkers {
-		stopWorkers, err := startLocalWorkers(ctx, conn, workers.AllQueues, true)
-		if err != nil {
+		if stopWorkers, err = startLocalWorkers(ctx, conn, workers.AllQueues, true); err != nil {
 			return err
 		}
-		defer stopWorkers()
 	}
 	if err := workers.Submit(ctx, conn.JS, batch, jobs); err != nil {
 		return err
@@ -381,8 +398,52 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	}
 	began := time.Now()
 	prog := newProgress(os.Stderr, began)
-	st, ferr := workers.Follow(ctx, conn.JS, batch, keys, prog.draw)
+	var (
+		st   *workers.State
+		ferr error
+	)
+	for {
+		// Attached to another process's embedded stack (ace dev, another
+		// ace batch), the batch would wait for ever once that process
+		// stops: watch its lock and carry on without it.
+		fctx, lost, stopWatch := workers.WatchOwner(ctx, conn, stackWatchPeriod)
+		st, ferr = workers.Follow(fctx, conn.JS, batch, keys, prog.draw)
+		stopWatch()
+		gone := lost()
+		if ferr == nil || ctx.Err() != nil || gone == nil {
+			break
+		}
+		prog.finish()
+		if conn, ownWorkers, err = carryOn(ctx, cfg, conn, gone, edit, noWorkers); err != nil {
+			done, failed, _, _ := st.Counts()
+			ferr = &stackLostError{batch: batch, lost: gone, why: err, finished: done + failed, total: len(st.Decks)}
+			break
+		}
+		if ownWorkers {
+			if stopWorkers, err = startLocalWorkers(ctx, conn, workers.AllQueues, true); err != nil {
+				done, failed, _, _ := st.Counts()
+				ferr = &stackLostError{batch: batch, lost: gone, why: fmt.Errorf("start workers: %w", err), finished: done + failed, total: len(st.Decks)}
+				break
+			}
+			fmt.Fprintf(os.Stderr, "batch %s: the workers run in this process now; the batch goes on\n", batch)
+		}
+		// The jobs are in the durable stream and the started workflows in
+		// Temporal's database; publishing them again is what rerunning
+		// the command would do (duplicates are dropped by id), and covers
+		// jobs the stopped owner had not taken yet.
+		if err := workers.Submit(ctx, conn.JS, batch, jobs); err != nil {
+			done, failed, _, _ := st.Counts()
+			ferr = &stackLostError{batch: batch, lost: gone, why: err, finished: done + failed, total: len(st.Decks)}
+			break
+		}
+	}
 	prog.finish()
+	var lostErr *stackLostError
+	if errors.As(ferr, &lostErr) {
+		// The store went with the stack: the edited decks cannot be
+		// fetched now; the same command writes them when it resumes.
+		return &exitError{code: exitStackLost, err: lostErr}
+	}
 	if ownWorkers && ferr == nil {
 		// Results are published just before each workflow closes; let the
 		// local workers close them before the embedded stack stops. A deck
@@ -391,6 +452,16 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 		workers.AwaitClosed(ctx, conn.Temporal, jobs, time.Minute)
 	}
 	sum, err := workers.Summarize(context.WithoutCancel(ctx), conn.Store, st, outDir)
+	if gone := workers.OwnerGone(conn); err != nil && gone != nil {
+		// The owner stopped after the last result and before the edited
+		// decks were fetched from its store: fetch them from the stack
+		// of the same data directory.
+		if conn, _, err = carryOn(ctx, workers.ConfigFromEnv(), conn, gone, workers.Edit{}, false); err != nil {
+			done, failed, _, _ := st.Counts()
+			return &exitError{code: exitStackLost, err: &stackLostError{batch: batch, lost: gone, why: err, finished: done + failed, total: len(st.Decks)}}
+		}
+		sum, err = workers.Summarize(context.WithoutCancel(ctx), conn.Store, st, outDir)
+	}
 	if err != nil {
 		return err
 	}
@@ -423,6 +494,67 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	}
 	return nil
 }
+
+// stackWatchPeriod is how often an attached batch checks that the owner of
+// its embedded stack still runs (WatchOwner).
+const stackWatchPeriod = 500 * time.Millisecond
+
+// takeoverTimeout bounds the wait for a stack to carry on with after the
+// owner stopped: this process's own start of the servers (about a second)
+// or another process's, whose stack file it reads.
+const takeoverTimeout = time.Minute
+
+// carryOn replaces old, attached to the stack whose owner stopped (gone),
+// with a connection to the stack of the same data directory: taken over by
+// this process (owned true: it must run the workers now) or by another
+// process that took it first (owned false). With --no-workers this process
+// may only attach. On error old is closed and no connection is left.
+func carryOn(ctx context.Context, cfg workers.Config, old *workers.Conn, gone *workers.StackLost, edit workers.Edit, noWorkers bool) (*workers.Conn, bool, error) {
+	old.Close() // an attached stack is not stopped; the clients are
+	if noWorkers && gone.Holder == 0 {
+		return nil, false, errors.New("--no-workers leaves nothing in this process to run the decks: start `ace dev` again (or drop --no-workers)")
+	}
+	if !noWorkers && gone.Holder == 0 {
+		// What would fail every deck on this process's workers (an
+		// instruction without a model) is said before taking over.
+		if err := checkModel(ctx, edit); err != nil {
+			return nil, false, err
+		}
+	}
+	c, err := workers.Reconnect(ctx, cfg, gone, takeoverTimeout)
+	if err != nil {
+		return nil, false, err
+	}
+	owned := c.Stack != nil && c.Stack.Owned
+	switch {
+	case owned && noWorkers:
+		c.Close()
+		return nil, false, errors.New("--no-workers leaves nothing in this process to run the decks: start `ace dev` again (or drop --no-workers)")
+	case owned:
+		fmt.Fprintf(os.Stderr, "batch: %v; this process took the stack over from %s (temporal %s, nats %s)\n",
+			gone, c.Stack.DataDir, c.Stack.Temporal, c.Stack.NATS)
+	default:
+		fmt.Fprintf(os.Stderr, "batch: %v; attached to the stack of ace pid %d, which took it over: the batch goes on\n", gone, c.Stack.PID)
+	}
+	return c, owned, nil
+}
+
+// stackLostError is runBatch's error when the embedded stack it had
+// attached to stopped and it could not carry on (exit 4): the decks' state
+// is safe in the data directory and the same command resumes the batch.
+type stackLostError struct {
+	batch           string
+	lost            *workers.StackLost
+	why             error
+	finished, total int
+}
+
+func (e *stackLostError) Error() string {
+	return fmt.Sprintf("batch %s: %v, and this process could not carry on: %v. %d of %d decks finished; their state is kept in %s: run the same command again to resume (finished decks are not edited again)",
+		e.batch, e.lost, e.why, e.finished, e.total, e.lost.DataDir)
+}
+
+func (e *stackLostError) Unwrap() error { return e.why }
 
 // batchInterrupted is runBatch's error when following the batch stopped
 // before every deck finished (Ctrl-C): the decks go on in Temporal and the

@@ -41,12 +41,16 @@ func (e *exitError) Unwrap() error { return e.err }
 
 // Exit codes: 0 ok, 1 failure, 2 bad input (usage, unreadable deck or recipe),
 // 3 the edit ran but did not meet its goal (expectation failed, gate blocked),
+// 4 the embedded stack a batch had attached to stopped (its owner exited)
+// and the batch could not carry on by taking it over (--no-workers, or the
+// servers or workers would not start here; the same command resumes),
 // 128+N stopped by signal N (130 for SIGINT, Ctrl-C; 143 for SIGTERM), the
 // shell convention.
 const (
-	exitFailure  = 1
-	exitBadInput = 2
-	exitNotMet   = 3
+	exitFailure   = 1
+	exitBadInput  = 2
+	exitNotMet    = 3
+	exitStackLost = 4
 )
 
 func badInput(err error) error { return &exitError{code: exitBadInput, err: err} }

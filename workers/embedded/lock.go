@@ -59,3 +59,31 @@ func (l *DirLock) Unlock() error {
 	l.f = nil
 	return err
 }
+
+// Holder reports whether another process holds dir's lock and, when it
+// does, the pid written in dir/ace.lock (0 while the holder has not written
+// it yet, or when the file is unreadable). It takes the lock only for the
+// instant of the test, writes nothing and releases it at once, so a free
+// directory stays free for the next Start. A directory without a lock file
+// was never owned: not held, pid 0.
+func Holder(dir string) (held bool, pid int, err error) {
+	path := filepath.Join(dir, "ace.lock")
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, 0, nil
+	}
+	if err != nil {
+		return false, 0, fmt.Errorf("lock %s: %w", path, err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		if !errors.Is(err, syscall.EWOULDBLOCK) {
+			return false, 0, fmt.Errorf("lock %s: %w", path, err)
+		}
+		data, _ := os.ReadFile(path)
+		pid, _ = strconv.Atoi(strings.TrimSpace(string(data)))
+		return true, pid, nil
+	}
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false, 0, nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
 	"testing"
 	"time"
 
@@ -132,4 +133,35 @@ func TestStackSurvivesRestart(t *testing.T) {
 	if err != nil || string(msg.Data) != "kept" {
 		t.Fatalf("stream message after restart: %v", err)
 	}
+}
+
+// TestHolder follows the lock of a data directory through its life: never
+// owned, locked as Start locks it (this process's pid, seen through another open
+// file as another process sees it), free again after Unlock, and still free
+// after Holder looked (it writes nothing and keeps nothing).
+func TestHolder(t *testing.T) {
+	dir := t.TempDir()
+	if held, pid, err := Holder(dir); err != nil || held || pid != 0 {
+		t.Fatalf("fresh directory: held %v pid %d err %v", held, pid, err)
+	}
+	lock, err := LockDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if held, pid, err := Holder(dir); err != nil || !held || pid != os.Getpid() {
+		t.Fatalf("locked: held %v pid %d err %v, want held by %d", held, pid, err, os.Getpid())
+	}
+	if err := lock.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if held, _, err := Holder(dir); err != nil || held {
+			t.Fatalf("released: held %v err %v", held, err)
+		}
+	}
+	again, err := LockDir(dir)
+	if err != nil {
+		t.Fatalf("a Start after Holder looked: %v", err)
+	}
+	again.Unlock()
 }
