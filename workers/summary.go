@@ -31,12 +31,17 @@ type SummaryRow struct {
 	DurationMS int64    `json:"durationMs"`
 }
 
-// Summary is the batch report `ace batch` writes as summary.json.
+// Summary is the batch report `ace batch` writes as summary.json (and
+// `ace batch status` prints). Running and Queued split the decks not
+// finished yet as the batch's progress line does (State.Counts): started or
+// iterating, and submitted but not started; Pending is their sum.
 type Summary struct {
 	Batch      string       `json:"batch"`
 	Decks      int          `json:"decks"`
 	Done       int          `json:"done"`
 	Failed     int          `json:"failed"`
+	Running    int          `json:"running"`
+	Queued     int          `json:"queued"`
 	Pending    int          `json:"pending"`
 	DurationMS int64        `json:"durationMs"`
 	Rows       []SummaryRow `json:"rows"`
@@ -56,7 +61,12 @@ func Summarize(ctx context.Context, s store.Store, st *State, outDir string) (*S
 	}
 	for _, k := range st.Keys() {
 		d := st.Decks[k]
-		row := SummaryRow{Deck: k, Source: d.Path, Status: "pending"}
+		// A deck without a result has the state of its latest event, the
+		// one the batch's own progress line counts it under.
+		row := SummaryRow{Deck: k, Source: d.Path, Status: "queued"}
+		if d.Phase == acev1.Phase_PHASE_STARTED || d.Phase == acev1.Phase_PHASE_ITERATION {
+			row.Status = "running"
+		}
 		if d.Updated > last {
 			last = d.Updated
 		}
@@ -92,12 +102,16 @@ func Summarize(ctx context.Context, s store.Store, st *State, outDir string) (*S
 		} else if d.Phase == acev1.Phase_PHASE_FAILED {
 			row.Status = "failed"
 		}
-		switch {
-		case d.Phase == acev1.Phase_PHASE_DONE:
+		switch d.Phase {
+		case acev1.Phase_PHASE_DONE:
 			sum.Done++
-		case d.Phase == acev1.Phase_PHASE_FAILED:
+		case acev1.Phase_PHASE_FAILED:
 			sum.Failed++
+		case acev1.Phase_PHASE_STARTED, acev1.Phase_PHASE_ITERATION:
+			sum.Running++
+			sum.Pending++
 		default:
+			sum.Queued++
 			sum.Pending++
 		}
 		sum.Rows = append(sum.Rows, row)
@@ -169,7 +183,7 @@ func (s *Summary) WriteTable(w io.Writer) {
 	if s.Decks == 1 {
 		decks = "deck"
 	}
-	fmt.Fprintf(w, "batch %s: %d %s, %d done, %d failed, %d pending, %s\n\n", s.Batch, s.Decks, decks, s.Done, s.Failed, s.Pending,
+	fmt.Fprintf(w, "batch %s: %d %s, %d done, %d failed, %d running, %d queued, %s\n\n", s.Batch, s.Decks, decks, s.Done, s.Failed, s.Running, s.Queued,
 		(time.Duration(s.DurationMS) * time.Millisecond).Round(100*time.Millisecond))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "DECK\tSTATUS\tOUTCOME\tITER\tSCORES\tTOKENS\tCOST USD\tTIME\tREASON")
