@@ -468,8 +468,22 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	if err := sum.WriteFiles(outDir); err != nil {
 		return err
 	}
-	if index, err := writeBatchReport(context.WithoutCancel(ctx), conn.Store, st, sum, outDir, edit.Instruction, edit.RecipePath, edit.RecipeData); err != nil {
+	written := 0
+	for _, r := range sum.Rows {
+		if r.Output != "" {
+			written++
+		}
+	}
+	if finished := sum.Done + sum.Failed; ferr != nil && finished == 0 {
+		// Stopped before any deck finished: no edited deck and no report
+		// page to point at (and no browser to start for one).
+		fmt.Fprintf(os.Stderr, "batch %s: no deck finished yet, so %s has no edited deck and no report (summary.json lists the %s as they stand)\n",
+			batch, outDir, plural(sum.Decks, "deck"))
+	} else if index, err := writeBatchReport(context.WithoutCancel(ctx), conn.Store, st, sum, outDir, edit.Instruction, edit.RecipePath, edit.RecipeData); err != nil {
 		fmt.Fprintf(os.Stderr, "batch %s: the HTML report could not be written: %v\n", batch, err)
+	} else if ferr != nil {
+		fmt.Fprintf(os.Stderr, "batch %s: %d of %d decks finished so far: %s and the report of those in %s (open %s)\n",
+			batch, finished, sum.Decks, plural(written, "edited deck"), outDir, index)
 	} else {
 		fmt.Fprintf(os.Stderr, "batch %s: edited decks and report in %s (open %s)\n", batch, outDir, index)
 	}
