@@ -27,6 +27,7 @@ import (
 // instruction, a recipe's instruction steps when a model is configured, or
 // nothing for a pure recipe (which needs no routing).
 func (a *Activities) Route(ctx context.Context, in workflows.RouteInput) (workflows.RouteOutput, error) {
+	defer keepAlive(ctx)()
 	x := in.Instruction
 	var out workflows.RouteOutput
 	if in.RecipeRef != "" {
@@ -85,6 +86,7 @@ func decision(r workflows.RouteOutput) route.Decision {
 // Act runs runner.Steps.Act (the design agent, or the recipe compile) and
 // stores the applied calls so the workflow passes a ref, not the calls.
 func (a *Activities) Act(ctx context.Context, in workflows.ActInput) (workflows.ActOutput, error) {
+	defer keepAlive(ctx)()
 	res, err := a.Steps.Act(ctx, runner.ActInput{DeckRef: in.DeckRef, Instruction: in.Instruction, Feedback: in.Feedback,
 		Route: decision(in.Route), MaxTurns: in.MaxTurns, RecipeRef: in.RecipeRef, RecipePath: in.RecipePath})
 	out := workflows.ActOutput{DeckRef: res.DeckRef, Turns: res.Turns, AssetDir: res.AssetDir, Warnings: res.Warnings,
@@ -221,6 +223,7 @@ func slideIDs(d *scenegraph.Deck) []string {
 // or for a pure recipe). A judge outage leaves the score missing and the
 // loop goes on, as in the runner.
 func (a *Activities) Judge(ctx context.Context, in workflows.JudgeInput) (workflows.JudgeOutput, error) {
+	defer keepAlive(ctx)()
 	var text []byte
 	if in.DiffTextRef != "" && in.Instruction != "" {
 		var err error

@@ -10,9 +10,9 @@ import (
 // Activity options per step. LLM steps retry for a long time with backoff:
 // a model endpoint that answers 500 or 429 for minutes makes edits wait,
 // not fail (the client inside the activity also retries and honours
-// Retry-After), until ScheduleToCloseTimeout (an hour). Renders heartbeat,
-// so a dead render worker is noticed in HeartbeatTimeout rather than
-// StartToCloseTimeout. Bad input never retries.
+// Retry-After), until ScheduleToCloseTimeout (an hour). Renders and model
+// steps heartbeat, so a dead worker is noticed in HeartbeatTimeout rather
+// than StartToCloseTimeout. Bad input never retries.
 func stepOptions(queue string, startToClose, heartbeat time.Duration, maxAttempts int32) workflow.ActivityOptions {
 	return workflow.ActivityOptions{
 		TaskQueue:              queue,
@@ -35,10 +35,15 @@ func stepOptions(queue string, startToClose, heartbeat time.Duration, maxAttempt
 // attempt (up to five requests) per 10 s while the outage lasts.
 const llmRetryInterval = 10 * time.Second
 
+// llmHeartbeat is the HeartbeatTimeout of a model step: the activity
+// beats every 5 s while it runs (activities.keepAlive), so a worker that
+// dies mid-step is noticed in 30 s, not after StartToCloseTimeout.
+const llmHeartbeat = 30 * time.Second
+
 // llmStepOptions are stepOptions for a model step, retried every
 // llmRetryInterval at most.
 func llmStepOptions(startToClose time.Duration) workflow.ActivityOptions {
-	o := stepOptions(QueueLLM, startToClose, 0, 0)
+	o := stepOptions(QueueLLM, startToClose, llmHeartbeat, 0)
 	o.RetryPolicy.MaximumInterval = llmRetryInterval
 	return o
 }
