@@ -66,26 +66,38 @@ func (ex *exporter) newNotes(slidePart string, s *sg.Node) error {
 
 // notesParagraphs writes notes text one a:p per line ("\n"), an empty line
 // as an empty paragraph, the rule exporter.notes and importer.notesText
-// follow. A vertical tab (PowerPoint's soft return in copied text) becomes
-// a:br; other characters XML 1.0 does not allow (C0 controls but tab, CR
+// follow. A line separator (U+2028, what import reads a:br as) or a
+// vertical tab (PowerPoint's soft return in copied text) becomes a:br; other characters XML 1.0 does not allow (C0 controls but tab, CR
 // and LF; U+FFFE, U+FFFF) are dropped, as one would make the part, and so
 // the whole file, unreadable.
 func notesParagraphs(text string) string {
 	var b strings.Builder
 	for _, line := range strings.Split(text, "\n") {
-		b.WriteString("<a:p>")
-		for i, seg := range strings.Split(xmlChars(line), "\v") {
-			if i > 0 {
-				b.WriteString(`<a:br><a:rPr lang="en-US" dirty="0"/></a:br>`)
-			}
-			if seg != "" {
-				b.WriteString(`<a:r><a:rPr lang="en-US" dirty="0"/><a:t>` + escText(seg) + `</a:t></a:r>`)
-			}
-		}
+		b.WriteString("<a:p>" + notesRuns(line, `<a:rPr lang="en-US" dirty="0"/>`))
 		if line == "" {
 			b.WriteString(`<a:endParaRPr lang="en-US" dirty="0"/>`)
 		}
 		b.WriteString("</a:p>")
+	}
+	return b.String()
+}
+
+// notesRuns writes one line of notes as runs with run properties rPr (an
+// a:rPr element or ""), a line separator or vertical tab as a:br with the
+// same properties, characters XML cannot hold dropped.
+func notesRuns(line, rPr string) string {
+	var b strings.Builder
+	brPr := rPr
+	if brPr == "" {
+		brPr = `<a:rPr lang="en-US" dirty="0"/>`
+	}
+	for i, seg := range strings.Split(strings.ReplaceAll(xmlChars(line), string(lineSep), "\v"), "\v") {
+		if i > 0 {
+			b.WriteString("<a:br>" + brPr + "</a:br>")
+		}
+		if seg != "" {
+			b.WriteString("<a:r>" + rPr + "<a:t>" + escText(seg) + "</a:t></a:r>")
+		}
 	}
 	return b.String()
 }

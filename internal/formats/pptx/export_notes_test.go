@@ -229,8 +229,9 @@ func TestDuplicatedSlideKeepsNotes(t *testing.T) {
 
 // TestNotesWithControlCharacters: notes holding characters XML cannot
 // carry (a pasted vertical tab, a stray control code) still give a
-// readable package: the vertical tab becomes a line break (a:br), the
-// control code is dropped, the rest of the text comes back.
+// readable package: the vertical tab and U+2028 become a line break (a:br)
+// that reads back as U+2028, the control code is dropped, the rest of the
+// text comes back.
 func TestNotesWithControlCharacters(t *testing.T) {
 	d, _ := layoutsDeck()
 	d.Slides[0].Slide.Notes = "first\vsoft break\nbell\x07 rings\n\ttabbed \u2028sep"
@@ -243,8 +244,8 @@ func TestNotesWithControlCharacters(t *testing.T) {
 	if err != nil {
 		t.Fatalf("re-import: %v", err)
 	}
-	// importer.notesText reads a:br as nothing, so the soft break joins.
-	if got, want := d2.Slides[0].Slide.Notes, "firstsoft break\nbell rings\n\ttabbed \u2028sep"; got != want {
+	// a:br reads back as the line separator U+2028, as in slide text.
+	if got, want := d2.Slides[0].Slide.Notes, "first\u2028soft break\nbell rings\n\ttabbed \u2028sep"; got != want {
 		t.Errorf("notes %q, want %q", got, want)
 	}
 	if !strings.Contains(string(zipParts(t, out)["ppt/notesSlides/notesSlide1.xml"]), "<a:t>first</a:t></a:r><a:br>") {
@@ -298,4 +299,22 @@ func exportAndReimport(t *testing.T, d *sg.Deck, blobs sg.AssetSource, name stri
 		t.Fatalf("re-import: %v", err)
 	}
 	return d2, out
+}
+
+// TestEditedNotesKeepLineBreaks: career-tips' slides have notes slides;
+// notes rewritten there with a line separator, a vertical tab and a stray
+// control code give a readable package whose notes read back with both
+// breaks as U+2028 (they were written raw, and a vertical tab made the
+// part invalid XML).
+func TestEditedNotesKeepLineBreaks(t *testing.T) {
+	data := readDeck(t, "career-tips.pptx")
+	d, blobs, err := Import(data, "career-tips.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Slides[0].Slide.Notes = "line one\u2028line two\vline three\x07\nnext paragraph"
+	d2, _ := exportAndReimport(t, d, blobs, "out.pptx")
+	if got, want := d2.Slides[0].Slide.Notes, "line one\u2028line two\u2028line three\nnext paragraph"; got != want {
+		t.Errorf("notes %q, want %q", got, want)
+	}
 }

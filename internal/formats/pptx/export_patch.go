@@ -851,10 +851,7 @@ func (ex *exporter) notes(si *slideInfo, s *sg.Node) {
 		if k.is(nsA, "p") {
 			if !placed {
 				for _, line := range strings.Split(s.Slide.Notes, "\n") {
-					frag := "<a:p>" + pPr
-					if line != "" {
-						frag += "<a:r>" + rPr + "<a:t>" + escText(line) + "</a:t></a:r>"
-					}
+					frag := "<a:p>" + pPr + notesRuns(line, rPr)
 					kids = append(kids, rawNode(frag+"</a:p>"))
 				}
 				placed = true

@@ -680,12 +680,26 @@ func (im *importer) notesText(part string) string {
 		if ph := phOf(sp); ph != nil && phType(ph) == "body" {
 			var paras []string
 			for _, p := range sp.path(nsP, "txBody").all(nsA, "p") {
-				paras = append(paras, p.allText())
+				paras = append(paras, paraText(p))
 			}
 			return strings.Join(paras, "\n")
 		}
 	}
 	return ""
+}
+
+// paraText is the text of an a:p with each a:br as U+2028, the line
+// separator slide text uses too (notesParagraphs writes it back as a:br).
+func paraText(p *xnode) string {
+	var b strings.Builder
+	for _, k := range p.kids {
+		if k.kind == kElem && k.local == "br" {
+			b.WriteRune(lineSep)
+		} else if k.kind == kElem {
+			b.WriteString(k.allText())
+		}
+	}
+	return b.String()
 }
 
 // background turns p:bg (p:bgPr fill or p:bgRef theme reference) into paints.
