@@ -94,3 +94,17 @@ func hasViolation(vs []Violation, kind, id string) bool {
 	}
 	return false
 }
+
+// TestContrastOnAFilledChart: a chart's fill is its box (CSS background),
+// though the chart draws its marks in its own svg: white text on a dark
+// chart card is judged against the card, not the slide behind it.
+func TestContrastOnAFilledChart(t *testing.T) {
+	ch := rect("chart", 100, 100, 500, 300, "#101010")
+	ch.Type = scenegraph.TypeChart
+	ch.Chart = &scenegraph.Chart{ChartType: scenegraph.ChartBar, Categories: []string{"a", "b"}, Series: []scenegraph.Series{{Name: "s", Values: []float64{1, 2}}}}
+	label := text("label", 120, 110, 200, 30, "Revenue", 16, "#FFFFFF")
+	m := renderOne(t, deck(ch, label), nil, false).Nodes
+	if c := m["label"].Contrast; c < 15 {
+		t.Errorf("white on the #101010 chart card: contrast %.2f, want about 19", c)
+	}
+}

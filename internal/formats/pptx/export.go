@@ -480,20 +480,24 @@ func (ex *exporter) newSlide(s *sg.Node, part string) error {
 // a title -> "titleOnly"; none -> "blank"), else the first layout with
 // the same placeholders; else the first slide's layout, else the first
 // layout. "" when the package has no layout.
-func (ex *exporter) layoutFor(s *sg.Node) string {
+func (ex *exporter) layoutFor(s *sg.Node) string { return ex.im.layoutFor(s) }
+
+// layoutFor is exporter.layoutFor on the package im read; Underlay draws
+// a new slide's art from the same choice.
+func (im *importer) layoutFor(s *sg.Node) string {
 	want := ""
 	if s.Slide != nil {
 		want = s.Slide.Layout
 	}
 	var all []string
-	for _, p := range ex.im.p.order {
+	for _, p := range im.p.order {
 		if strings.HasPrefix(p, "ppt/slideLayouts/") && path.Ext(p) == ".xml" {
 			all = append(all, p)
 		}
 	}
 	layouts := make([]*layout, len(all))
 	for i, p := range all {
-		layouts[i], _ = ex.im.layout(p) // nil for a damaged layout: never picked
+		layouts[i], _ = im.layout(p) // nil for a damaged layout: never picked
 	}
 	if want != "" {
 		for i, l := range layouts {
@@ -522,8 +526,8 @@ func (ex *exporter) layoutFor(s *sg.Node) string {
 			return all[i]
 		}
 	}
-	if len(ex.im.slides) > 0 && ex.im.slides[0].lay != nil {
-		return ex.im.slides[0].lay.part
+	if len(im.slides) > 0 && im.slides[0].lay != nil {
+		return im.slides[0].lay.part
 	}
 	if len(all) > 0 {
 		return all[0]

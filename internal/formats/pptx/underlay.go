@@ -21,8 +21,7 @@ import (
 type Underlay struct {
 	mu       sync.Mutex
 	im       *importer
-	byName   map[string]*layout // layout name -> layout
-	slideDoc map[string]*xnode  // original slide part -> its p:sld root
+	slideDoc map[string]*xnode // original slide part -> its p:sld root
 }
 
 // NewUnderlay reads the layouts and masters of the .pptx package data
@@ -37,27 +36,7 @@ func NewUnderlay(data []byte, name string) (*Underlay, error) {
 	if err := im.run(); err != nil {
 		return nil, err
 	}
-	u := &Underlay{im: im, byName: map[string]*layout{}, slideDoc: map[string]*xnode{}}
-	for _, si := range im.slides {
-		if si.lay != nil && u.byName[si.lay.name] == nil {
-			u.byName[si.lay.name] = si.lay
-		}
-	}
-	// Layouts no slide uses yet (a new slide may ask for them).
-	for _, m := range im.masters {
-		rels, err := im.p.relsOf(m.part)
-		if err != nil {
-			continue
-		}
-		for _, r := range rels {
-			if r.Type != relSlideLayout || !im.p.has(r.Target) {
-				continue
-			}
-			if l, err := im.layout(r.Target); err == nil && u.byName[l.name] == nil {
-				u.byName[l.name] = l
-			}
-		}
-	}
+	u := &Underlay{im: im, slideDoc: map[string]*xnode{}}
 	return u, nil
 }
 
@@ -65,27 +44,37 @@ func NewUnderlay(data []byte, name string) (*Underlay, error) {
 // position index in its deck, back to front, as locked nodes with ids
 // "<slide id>/master/<n>" and "<slide id>/layout/<n>" (slide number fields
 // show index+1 plus the deck's first slide number less one). The layout
-// is s.Slide.Layout by name; a slide imported from this package that
-// still uses its own layout also keeps its p:sld/@showMasterSp and colour
-// map override. A slide whose layout this package does not have (one
-// renamed, or taken from another template) shows nothing. The nodes are new on
-// every call: callers may place them in a deck.
+// is the one Export writes the slide with: a slide imported from this
+// package keeps its own (with its p:sld/@showMasterSp and colour map
+// override); a new slide gets the layout Slide.Layout names, else one that
+// fits its placeholders (exporter.layoutFor). The nodes are new on every
+// call: callers may place them in a deck.
 func (u *Underlay) Shapes(s *sg.Node, index int) []*sg.Node {
 	if u == nil || s == nil || s.Slide == nil {
 		return nil
 	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	lay := u.byName[s.Slide.Layout]
+	var lay *layout
 	var root *xnode
 	if s.Source != nil && s.Source.Format == "pptx" {
-		if orig := u.im.bySlide[s.Source.Part]; orig != nil && orig.lay != nil && orig.lay.name == s.Slide.Layout {
+		// Export keeps an original slide on its own layout whatever
+		// Slide.Layout says now, so that is the art the file shows.
+		if orig := u.im.bySlide[s.Source.Part]; orig != nil && orig.lay != nil {
 			lay = orig.lay
 			root = u.slideRoot(s.Source.Part)
 		}
 	}
 	if lay == nil {
-		return nil
+		// A new slide: the layout export will give it.
+		part := u.im.layoutFor(s)
+		if part == "" {
+			return nil
+		}
+		var err error
+		if lay, err = u.im.layout(part); err != nil {
+			return nil
+		}
 	}
 	si := &slideInfo{lay: lay, node: &sg.Node{ID: s.ID}, cc: &colorCtx{th: lay.m.th, clrMap: lay.m.clrMap}}
 	if root != nil {

@@ -67,22 +67,21 @@ func TestUnderlayMatchesInheritedImport(t *testing.T) {
 	}
 }
 
-// TestUnderlayFollowsTheSlide: a slide's shapes follow its layout name (a
-// new slide on a layout no slide used, a slide moved to another layout),
-// take the slide's own id and number, and a layout the package lacks
-// shows nothing.
-func TestUnderlayFollowsTheSlide(t *testing.T) {
-	data := readDeck(t, "Iphone16Pro.pptx")
-	d, _, err := Import(data, "Iphone16Pro.pptx")
+// TestUnderlayFollowsTheExport: the art drawn under a slide is the art of
+// the layout the exported file gives it. A new slide on a named layout
+// shows that layout's art under its own ids; a new slide naming a layout
+// the package lacks shows the art of the layout export picks for it
+// instead; an original slide renamed to another layout keeps its own art,
+// as export keeps its layout.
+func TestUnderlayFollowsTheExport(t *testing.T) {
+	data := readDeck(t, "build_effective_agents.pptx")
+	d, blobs, err := Import(data, "build_effective_agents.pptx")
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, err := NewUnderlay(data, "Iphone16Pro.pptx")
+	u, err := NewUnderlay(data, "build_effective_agents.pptx")
 	if err != nil {
 		t.Fatal(err)
-	}
-	if len(u.byName) < 2 {
-		t.Fatalf("layouts: %d", len(u.byName))
 	}
 	s := d.Slides[1]
 	orig := u.Shapes(s, 1)
@@ -99,18 +98,40 @@ func TestUnderlayFollowsTheSlide(t *testing.T) {
 			t.Errorf("id %s does not name the slide", c.ID)
 		}
 	}
-	fresh.Slide.Layout = "No Such Layout"
-	if got := u.Shapes(fresh, 0); len(got) != 0 {
-		t.Errorf("unknown layout shows %d shapes", len(got))
+	// Export the deck with an original slide renamed and a new slide on an
+	// unknown layout; each slide's art must come from the layout part the
+	// file gives it.
+	if d.Slides[0].Slide.Layout == s.Slide.Layout {
+		t.Fatal("slides 1 and 2 share a layout; the rename below would show nothing")
 	}
-	// Another layout by name gives that layout's shapes.
-	for name := range u.byName {
-		if name == s.Slide.Layout {
-			continue
+	s.Slide.Layout = d.Slides[0].Slide.Layout // another layout of the package
+	fresh.Slide.Layout = "No Such Layout"
+	fresh.Size, fresh.Transform = sg.Vector{X: d.Width, Y: d.Height}, sg.Identity
+	d.Slides = append(d.Slides, fresh)
+	out, err := Export(d, blobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What the exported file shows under each slide, read back with its
+	// layout and master art.
+	d2, _, _, err := ImportWithOptions(out, "out.pptx", Options{Inherited: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s2 := range d2.Slides {
+		var want []string
+		for _, c := range s2.Children {
+			if inheritedNode(c, s2.Source.Part) {
+				want = append(want, c.Source.Part+"#"+c.Source.ShapeID)
+			}
 		}
-		moved := s.Clone()
-		moved.Slide.Layout = name
-		_ = u.Shapes(moved, 1) // must not panic; may be empty
+		var got []string
+		for _, c := range u.Shapes(d.Slides[i], i) {
+			got = append(got, c.Source.Part+"#"+c.Source.ShapeID)
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("slide %d (layout %q): art drawn %v, the exported file shows %v", i+1, d.Slides[i].Slide.Layout, got, want)
+		}
 	}
 }
 

@@ -25,6 +25,7 @@
   // geometry (its own svg.vl: presets, freeforms) paints only inside its
   // paths, not over its whole box: a triangle's corners show what is under.
   function paintsAt(e, x, y) {
+    if (!e.hasAttribute('data-geo')) return true; // a box fill (CSS background)
     let svg = null;
     for (const k of e.children) if (k.tagName === 'svg' && k.classList.contains('vl')) { svg = k; break; }
     if (!svg) return true;
