@@ -282,10 +282,18 @@ func writeRenderOutputs(stdout io.Writer, dir string, res *render.Result, contac
 		counts[v.Kind]++
 		fmt.Fprintf(&sb, "%s\t%s\t%s\t%s\n", v.SlideID, v.Kind, strings.Join(v.NodeIDs, ","), v.Reason)
 	}
+	artNote := ""
 	for _, s := range res.Slides {
 		for _, e := range s.Errors {
 			fmt.Fprintf(&sb, "%s\terror\t%s\t%s\n", s.SlideID, e.NodeID, e.Message)
+			if strings.HasPrefix(e.Message, "layout and master art not drawn") {
+				artNote = e.Message
+			}
 		}
+	}
+	if artNote != "" {
+		// Said once, not per slide: every slide lacks the art the file shows.
+		fmt.Fprintf(os.Stderr, "warning: %s (keep the deck's .assets folder beside its .json, or render the .pptx)\n", artNote)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "violations.txt"), []byte(sb.String()), 0o644); err != nil {
 		return err
