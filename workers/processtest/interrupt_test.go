@@ -1,7 +1,6 @@
 package processtest
 
 import (
-	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -11,11 +10,7 @@ import (
 	"testing"
 	"time"
 
-	enumspb "go.temporal.io/api/enums/v1"
-
 	"github.com/acecanvas/ace/internal/shareddecks"
-	acev1 "github.com/acecanvas/ace/proto/ace/v1"
-	"github.com/acecanvas/ace/workers"
 )
 
 // interrupt sends SIGINT to p's process group, as Ctrl-C in a terminal
@@ -107,20 +102,7 @@ func TestBatchInterruptedExits130AndTheSameCommandResumes(t *testing.T) {
 	if sum.Decks != len(decks) || sum.Done != len(decks) || !strings.Contains(msg, "batch "+sum.Batch+" interrupted") {
 		t.Fatalf("summary after the rerun: %+v (the interrupted batch: %s)", sum, msg)
 	}
-	conn, err := workers.Connect(context.Background(), workers.Config{Namespace: "default", DataDir: data})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	counts := results(t, conn.JS, sum.Batch)
-	for _, r := range sum.Rows {
-		if counts[r.Deck] != 1 {
-			t.Errorf("deck %s: %d results", r.Deck, counts[r.Deck])
-		}
-		if st := runs(t, conn.Temporal, acev1.JobID(sum.Batch, r.Deck)); len(st) != 1 || st[0] != enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED {
-			t.Errorf("deck %s: workflow runs %v", r.Deck, st)
-		}
-	}
+	eachDeckOnce(t, data, sum)
 }
 
 // Ctrl-C during `ace edit` exits 130 with one line saying nothing was

@@ -57,6 +57,14 @@ func onceEach(t *testing.T, data, out string, decks int) workers.Summary {
 	if sum.Decks != decks || sum.Done != decks || sum.Failed != 0 {
 		t.Fatalf("summary: %d decks, %d done, %d failed: %+v", sum.Decks, sum.Done, sum.Failed, sum.Rows)
 	}
+	eachDeckOnce(t, data, sum)
+	return sum
+}
+
+// eachDeckOnce checks that every deck of the batch has exactly one result
+// event and one workflow run, completed.
+func eachDeckOnce(t *testing.T, data string, sum workers.Summary) {
+	t.Helper()
 	conn, err := workers.Connect(context.Background(), workers.Config{Namespace: "default", DataDir: data})
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +79,6 @@ func onceEach(t *testing.T, data, out string, decks int) workers.Summary {
 			t.Errorf("deck %s: workflow runs %v", r.Deck, st)
 		}
 	}
-	return sum
 }
 
 var tookOver = regexp.MustCompile(`stack in ACE_DATA_DIR=.* stopped: its owner, ace pid (\d+), exited .*this process took the stack over`)
