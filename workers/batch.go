@@ -221,19 +221,11 @@ func Submit(ctx context.Context, js jetstream.JetStream, batch string, jobs []Jo
 // the batch's edit print in the EditHeader header (a zero print, from a Job
 // not built by PrepareJobs, is left out).
 func publishQueued(ctx context.Context, js jetstream.JetStream, ev *acev1.Progress, ep EditPrint) {
-	ev.UnixMs = time.Now().UnixMilli()
-	data, err := proto.Marshal(ev)
-	if err != nil {
+	if ep == (EditPrint{}) {
+		publishEvent(ctx, js, ev, "queued")
 		return
 	}
-	msg := nats.NewMsg(acev1.EventSubject(ev.BatchId, ev.DeckKey))
-	msg.Data = data
-	msg.Header.Set(nats.MsgIdHdr, ev.JobId+":queued")
-	if ep != (EditPrint{}) {
-		msg.Header.Set(EditHeader, ep.encode())
-	}
-	InjectTrace(ctx, msg.Header)
-	_, _ = js.PublishMsg(ctx, msg)
+	publishEvent(ctx, js, ev, "queued", EditHeader, ep.encode())
 }
 
 // DeckState is the latest event about one deck.

@@ -80,8 +80,10 @@ func dispatchOne(ctx context.Context, c *Conn, msg jetstream.Msg) {
 	}
 }
 
-// publishEvent sends a Progress event with Nats-Msg-Id "<job>:<kind>".
-func publishEvent(ctx context.Context, js jetstream.JetStream, ev *acev1.Progress, kind string) {
+// publishEvent sends a Progress event with Nats-Msg-Id "<job>:<kind>" and
+// the extra headers given as name, value pairs (best effort: a failure is
+// dropped, as progress events are).
+func publishEvent(ctx context.Context, js jetstream.JetStream, ev *acev1.Progress, kind string, headers ...string) {
 	ev.UnixMs = time.Now().UnixMilli()
 	data, err := proto.Marshal(ev)
 	if err != nil {
@@ -90,6 +92,9 @@ func publishEvent(ctx context.Context, js jetstream.JetStream, ev *acev1.Progres
 	msg := nats.NewMsg(acev1.EventSubject(ev.BatchId, ev.DeckKey))
 	msg.Data = data
 	msg.Header.Set(nats.MsgIdHdr, ev.JobId+":"+kind)
+	for i := 0; i+1 < len(headers); i += 2 {
+		msg.Header.Set(headers[i], headers[i+1])
+	}
 	InjectTrace(ctx, msg.Header)
 	_, _ = js.PublishMsg(ctx, msg)
 }
