@@ -56,3 +56,36 @@ func TestCaptionPlateOnABusyPhoto(t *testing.T) {
 		}
 	}
 }
+
+// TestNewSlideTextReadsOnADarkDeck: a slide created on a dark deck takes
+// the neighbour's background, so its title and body must not be the
+// default black: they take the neighbour's title and body colours.
+func TestNewSlideTextReadsOnADarkDeck(t *testing.T) {
+	d := &sg.Deck{ID: "d", Width: 1280, Height: 720}
+	s1 := &sg.Node{ID: "s1", Type: sg.TypeSlide, Transform: sg.Identity, Size: sg.Vector{X: 1280, Y: 720},
+		Fills: []sg.Paint{sg.Solid(sg.MustHex("#1E2A33"))}}
+	title := &sg.Node{ID: "t1", Type: sg.TypeText, Transform: sg.Translate(64, 48), Size: sg.Vector{X: 800, Y: 60},
+		Placeholder: &sg.Placeholder{Role: "title"}}
+	title.Characters = "Dark deck"
+	title.Style = &sg.TypeStyle{FontSize: 40, Fills: []sg.Paint{sg.Solid(sg.MustHex("#8DC63F"))}}
+	s1.Children = []*sg.Node{title}
+	d.Slides = []*sg.Node{s1}
+	out, res, err := Apply(d, []Call{{Tool: "create_slide", Args: []byte(`{"title":"Added","body":"One point"}`)}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, _ := out.SlideByID(res[0].Created[0])
+	bg, _ := paintColor(s2.Fills)
+	for _, c := range s2.Children {
+		col, ok := firstSolid(c.StyleAt(0).Fills)
+		if !ok {
+			col = sg.MustHex("#000000")
+		}
+		if r := contrast(col, bg); r < 4.5 {
+			t.Errorf("%s %q: %s on %s reads at %.2f:1", placeholderRole(c), c.Characters, col.Hex(), bg.Hex(), r)
+		}
+		if placeholderRole(c) == "title" && col.Hex() != "#8DC63F" {
+			t.Errorf("title %s, want the neighbour's title colour #8DC63F", col.Hex())
+		}
+	}
+}

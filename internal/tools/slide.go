@@ -205,11 +205,23 @@ func slideTools() []Tool {
 				} else if len(e.Deck.Slides) > 0 {
 					s.Fills = clonePaintsOf(e.Deck.Slides[0].Fills)
 				}
+				// The slide whose background the new one took (when no
+				// template): its title and body colours read on it.
+				var neighbour *sg.Node
+				if a.TemplateSlideID == "" && len(e.Deck.Slides) > 0 {
+					neighbour = e.Deck.Slides[0]
+					if idx > 0 && idx-1 < len(e.Deck.Slides) {
+						neighbour = e.Deck.Slides[idx-1]
+					}
+				}
 				e.insertSlide(s, idx)
 				mk := func(text string, y, size float64, bold bool, role string) {
 					t := e.newNode(sg.TypeText, firstWords(text))
 					t.Characters = text
 					t.Style = &sg.TypeStyle{FontSize: size}
+					if col, ok := textColorFor(neighbour, s, role); ok {
+						t.Style.Fills = []sg.Paint{sg.Solid(col)}
+					}
 					if bold {
 						t.Style.FontWeight = 700
 					}
@@ -746,6 +758,39 @@ func (e *Env) wireframe(s *sg.Node, scale float64) string {
 	})
 	b.WriteString(`</svg>`)
 	return b.String()
+}
+
+// textColorFor is the colour for new text of a role ("title", "body") on
+// slide s: the colour of the same kind of text on the neighbour slide s
+// took its background from, when it reads there (WCAG 4.5:1); else a grey
+// that reads on s's background (readableOn); ok is false when s has no
+// solid background to go by (the text keeps the default).
+func textColorFor(neighbour, s *sg.Node, role string) (sg.Color, bool) {
+	bg, ok := paintColor(s.Fills)
+	if !ok {
+		return sg.Color{}, false
+	}
+	if neighbour != nil {
+		var found *sg.Color
+		neighbour.Walk(func(n, _ *sg.Node, _ int) bool {
+			if found != nil {
+				return false
+			}
+			if n.Characters != "" && roleGroup(placeholderRole(n)) == roleGroup(role) {
+				if c, ok := firstSolid(n.StyleAt(0).Fills); ok {
+					found = &c
+				}
+			}
+			return true
+		})
+		if found != nil && contrast(*found, bg) >= 4.5 {
+			return *found, true
+		}
+	}
+	if contrast(sg.MustHex("#000000"), bg) >= 4.5 {
+		return sg.Color{}, false // the default black reads
+	}
+	return readableOn(bg), true
 }
 
 // roleGroup folds placeholder roles that play the same part.
