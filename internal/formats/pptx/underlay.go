@@ -50,7 +50,7 @@ func NewUnderlay(data []byte, name string) (*Underlay, error) {
 // fits its placeholders (exporter.layoutFor). The nodes are new on every
 // call: callers may place them in a deck.
 func (u *Underlay) Shapes(s *sg.Node, index int) []*sg.Node {
-	if u == nil || s == nil || s.Slide == nil {
+	if u == nil || s == nil {
 		return nil
 	}
 	u.mu.Lock()

@@ -88,6 +88,14 @@ func TestUnderlayFollowsTheExport(t *testing.T) {
 	if len(orig) == 0 {
 		t.Fatal("slide 2 shows no layout art")
 	}
+	// A new slide as create_slide makes it without a layout name (no
+	// SlideProps at all) still shows the art of the layout export picks.
+	bare := &sg.Node{ID: "new0", Type: sg.TypeSlide, Children: []*sg.Node{
+		{ID: "new0/t", Type: sg.TypeText, Placeholder: &sg.Placeholder{Role: "title"}},
+		{ID: "new0/b", Type: sg.TypeText, Placeholder: &sg.Placeholder{Role: "body"}}}}
+	if len(u.Shapes(bare, 3)) == 0 {
+		t.Errorf("a new slide without SlideProps shows no art (export gives it %s)", u.im.layoutFor(bare))
+	}
 	fresh := &sg.Node{ID: "new1", Type: sg.TypeSlide, Slide: &sg.SlideProps{Layout: s.Slide.Layout}}
 	got := u.Shapes(fresh, 5)
 	if len(got) != len(orig) {
