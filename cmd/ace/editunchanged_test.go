@@ -18,15 +18,7 @@ import (
 // so on stderr; without -o nothing is written and stdout says why.
 func TestEditRecipeThatChangesNothingWritesTheAskedOutput(t *testing.T) {
 	noModel(t)
-	var src string
-	for _, p := range shareddecks.PPTX(t) {
-		if filepath.Base(p) == "table-report.pptx" {
-			src = p
-		}
-	}
-	if src == "" {
-		t.Fatal("table-report.pptx is not among the shared decks")
-	}
+	src := shareddecks.PPTXFile(t, "table-report.pptx")
 	dir := t.TempDir()
 	raw, err := os.ReadFile(src)
 	if err != nil {

@@ -3,7 +3,6 @@ package recipe_test
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/acecanvas/ace/internal/formats/pptx"
@@ -129,7 +128,7 @@ func newPool(t *testing.T) *render.Pool {
 // importShared imports one of the real decks.
 func importShared(t *testing.T, name string) (*sg.Deck, sg.Blobs) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(shareddecks.PPTXDir(t), name))
+	data, err := os.ReadFile(shareddecks.PPTXFile(t, name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package recipe
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/acecanvas/ace/internal/formats/pptx"
@@ -12,7 +11,7 @@ import (
 
 func importShared(t *testing.T, name string) *sg.Deck {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(shareddecks.PPTXDir(t), name))
+	b, err := os.ReadFile(shareddecks.PPTXFile(t, name))
 	if err != nil {
 		t.Fatal(err)
 	}

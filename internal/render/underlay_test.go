@@ -3,7 +3,6 @@ package render
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +19,7 @@ import (
 // without the original package (so without the art) is not. Violations
 // name only the deck's own nodes.
 func TestLayoutArtIsDrawnAndJudged(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(shareddecks.PPTXDir(t), "default_template.pptx"))
+	data, err := os.ReadFile(shareddecks.PPTXFile(t, "default_template.pptx"))
 	if err != nil {
 		t.Fatal(err)
 	}

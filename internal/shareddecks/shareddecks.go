@@ -84,6 +84,19 @@ func PPTX(tb testing.TB) []string {
 	return paths
 }
 
+// PPTXFile returns the path of the real deck named name ("career-tips.pptx"),
+// failing the test when it is not there.
+func PPTXFile(tb testing.TB, name string) string {
+	tb.Helper()
+	for _, p := range PPTX(tb) {
+		if filepath.Base(p) == name {
+			return p
+		}
+	}
+	tb.Fatalf("real deck %s not in %s", name, PPTXDir(tb))
+	return ""
+}
+
 // Figma returns the path of the real Figma REST response.
 func Figma(tb testing.TB) string {
 	tb.Helper()

@@ -566,6 +566,7 @@ func slideTools() []Tool {
 					role, text, align string
 					box               sg.Rect
 					size              float64
+					probe             int // its first point among its slide's probes
 				}
 				var todo []placed
 				for _, s := range slidesIn {
@@ -602,9 +603,9 @@ func slideTools() []Tool {
 				// The text may cross several backgrounds (layout art, bands,
 				// pictures): sample along it and pick what reads on all.
 				probes := func(b sg.Rect) []sg.Vector {
-					var pts []sg.Vector
-					for _, fy := range []float64{0.25, 0.5, 0.75} {
-						for _, fx := range []float64{0.02, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.98} {
+					pts := make([]sg.Vector, 0, footerProbes)
+					for _, fy := range footerProbeRows {
+						for _, fx := range footerProbeCols {
 							pts = append(pts, sg.Vector{X: b.X + b.Width*fx, Y: b.Y + b.Height*fy})
 						}
 					}
@@ -613,20 +614,19 @@ func slideTools() []Tool {
 				var seen map[string][]sg.Color
 				if fixed == nil && e.Opts.Backdrop != nil && len(todo) > 0 {
 					ask := map[string][]sg.Vector{}
-					for _, p := range todo {
+					for i := range todo {
+						p := &todo[i]
+						p.probe = len(ask[p.slide.ID])
 						ask[p.slide.ID] = append(ask[p.slide.ID], probes(p.box)...)
 					}
 					if seen, err = e.Opts.Backdrop(e.Deck, ask); err != nil {
 						return Result{}, fmt.Errorf("render the slides to choose a footer colour: %w", err)
 					}
 				}
-				used := map[string]int{}
 				for _, p := range todo {
-					n := len(probes(p.box))
 					var bgs []sg.Color
-					if got := seen[p.slide.ID]; len(got) >= used[p.slide.ID]+n {
-						bgs = got[used[p.slide.ID] : used[p.slide.ID]+n]
-						used[p.slide.ID] += n
+					if got := seen[p.slide.ID]; len(got) >= p.probe+footerProbes {
+						bgs = got[p.probe : p.probe+footerProbes]
 					} else {
 						for _, f := range []float64{0.05, 0.25, 0.5, 0.75, 0.95} {
 							bg, _ := e.paintedBehind(p.slide, sg.Vector{X: p.box.X + p.box.Width*f, Y: p.box.Y + p.box.Height/2}, nil)
@@ -692,6 +692,15 @@ func clonePaintsOf(ps []sg.Paint) []sg.Paint {
 	n := &sg.Node{Fills: ps}
 	return n.Clone().Fills
 }
+
+// Where add_footer looks at the rendered slide under a new footer: three
+// rows by eleven columns of its box (fractions of its height and width).
+var (
+	footerProbeRows = []float64{0.25, 0.5, 0.75}
+	footerProbeCols = []float64{0.02, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.98}
+)
+
+var footerProbes = len(footerProbeRows) * len(footerProbeCols)
 
 // slideTitle is the text of the slide's title placeholder, else its first
 // text.

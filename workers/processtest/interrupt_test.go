@@ -108,15 +108,7 @@ func TestBatchInterruptedExits130AndTheSameCommandResumes(t *testing.T) {
 // Ctrl-C during `ace edit` exits 130 with one line saying nothing was
 // written and that the same command redoes the edit; it does.
 func TestEditInterruptedExits130AndWritesNothing(t *testing.T) {
-	var deck string
-	for _, p := range shareddecks.PPTX(t) {
-		if filepath.Base(p) == "career-tips.pptx" {
-			deck = p
-		}
-	}
-	if deck == "" {
-		t.Fatal("career-tips.pptx is not among the shared decks")
-	}
+	deck := shareddecks.PPTXFile(t, "career-tips.pptx")
 	out := filepath.Join(t.TempDir(), "edited.pptx")
 	args := []string{"edit", deck, "--recipe", "testdata/recipes/rebrand.yaml", "-o", out}
 	p := start(t, t.TempDir(), args...)

@@ -2,7 +2,6 @@ package processtest
 
 import (
 	"context"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -20,17 +19,9 @@ import (
 // without .pptx).
 func sharedDecks(t *testing.T, names ...string) []string {
 	t.Helper()
-	byName := map[string]string{}
-	for _, p := range shareddecks.PPTX(t) {
-		byName[strings.TrimSuffix(filepath.Base(p), ".pptx")] = p
-	}
 	var out []string
 	for _, n := range names {
-		p, ok := byName[n]
-		if !ok {
-			t.Fatalf("%s.pptx is not among the shared decks", n)
-		}
-		out = append(out, p)
+		out = append(out, shareddecks.PPTXFile(t, n+".pptx"))
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package pptx
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/acecanvas/ace/internal/shareddecks"
@@ -11,13 +10,7 @@ import (
 // sharedDeck returns the path of a real deck in ../shared/decks/pptx.
 func sharedDeck(t testing.TB, name string) string {
 	t.Helper()
-	for _, p := range shareddecks.PPTX(t) {
-		if filepath.Base(p) == name {
-			return p
-		}
-	}
-	t.Fatalf("real deck %s not in ../shared/decks/pptx", name)
-	return ""
+	return shareddecks.PPTXFile(t, name)
 }
 
 func readDeck(t testing.TB, name string) []byte {

@@ -699,7 +699,7 @@ func (p *texParser) command(stops int) (n *mnode, scripted bool) {
 		return g, false
 	case "mathcal", "mathscr":
 		seq := p.parseArg()
-		mapLetters(seq, scriptLetter)
+		mapLetters(seq, scriptAlphabet.letter)
 		return &mnode{kind: mkGroup, a: seq}, false
 	case "bmod":
 		return mrun("mod", styRoman), false
@@ -1031,33 +1031,38 @@ var texMatrixDelims = map[string][2]string{
 }
 
 // doubleStruck maps letters of seq to their double-struck forms (ℝ, 𝔸).
-func doubleStruck(seq []*mnode) { mapLetters(seq, doubleStruckLetter) }
+func doubleStruck(seq []*mnode) { mapLetters(seq, doubleStruckAlphabet.letter) }
 
-func doubleStruckLetter(c rune) rune {
-	if r, ok := map[rune]rune{'C': 'ℂ', 'H': 'ℍ', 'N': 'ℕ', 'P': 'ℙ', 'Q': 'ℚ', 'R': 'ℝ', 'Z': 'ℤ'}[c]; ok {
-		return r
-	}
-	switch {
-	case c >= 'A' && c <= 'Z':
-		return 0x1D538 + c - 'A'
-	case c >= 'a' && c <= 'z':
-		return 0x1D552 + c - 'a'
-	case c >= '0' && c <= '9':
-		return 0x1D7D8 + c - '0'
-	}
-	return c
+// mathAlphabet is one alphabet of Unicode's Mathematical Alphanumeric
+// Symbols block: where its capitals, small letters and digits start (0:
+// the alphabet has none) and the letters Unicode encodes elsewhere, in
+// Letterlike Symbols (the "holes": ℝ, ℒ, ℎ).
+type mathAlphabet struct {
+	upper, lower, digit rune
+	holes               map[rune]rune
 }
 
-// scriptLetter maps a letter to Mathematical Script (𝒜, ℒ).
-func scriptLetter(c rune) rune {
-	if r, ok := map[rune]rune{'B': 'ℬ', 'E': 'ℰ', 'F': 'ℱ', 'H': 'ℋ', 'I': 'ℐ', 'L': 'ℒ', 'M': 'ℳ', 'R': 'ℛ', 'e': 'ℯ', 'g': 'ℊ', 'o': 'ℴ'}[c]; ok {
+var (
+	doubleStruckAlphabet = mathAlphabet{0x1D538, 0x1D552, 0x1D7D8,
+		map[rune]rune{'C': 'ℂ', 'H': 'ℍ', 'N': 'ℕ', 'P': 'ℙ', 'Q': 'ℚ', 'R': 'ℝ', 'Z': 'ℤ'}}
+	scriptAlphabet = mathAlphabet{0x1D49C, 0x1D4B6, 0,
+		map[rune]rune{'B': 'ℬ', 'E': 'ℰ', 'F': 'ℱ', 'H': 'ℋ', 'I': 'ℐ', 'L': 'ℒ', 'M': 'ℳ', 'R': 'ℛ', 'e': 'ℯ', 'g': 'ℊ', 'o': 'ℴ'}}
+	italicAlphabet = mathAlphabet{0x1D434, 0x1D44E, 0, map[rune]rune{'h': 'ℎ'}}
+)
+
+// letter maps an ASCII letter or digit to the alphabet; anything else,
+// and digits the alphabet lacks, stay as they are.
+func (a mathAlphabet) letter(c rune) rune {
+	if r, ok := a.holes[c]; ok {
 		return r
 	}
 	switch {
 	case c >= 'A' && c <= 'Z':
-		return 0x1D49C + c - 'A'
+		return a.upper + c - 'A'
 	case c >= 'a' && c <= 'z':
-		return 0x1D4B6 + c - 'a'
+		return a.lower + c - 'a'
+	case c >= '0' && c <= '9' && a.digit != 0:
+		return a.digit + c - '0'
 	}
 	return c
 }
@@ -1312,12 +1317,8 @@ func mathItalic(s string) string {
 	var b strings.Builder
 	for _, c := range s {
 		switch {
-		case c == 'h':
-			c = 0x210E
-		case c >= 'A' && c <= 'Z':
-			c = 0x1D434 + c - 'A'
-		case c >= 'a' && c <= 'z':
-			c = 0x1D44E + c - 'a'
+		case isASCIILetter(c):
+			c = italicAlphabet.letter(c)
 		case c >= 0x3B1 && c <= 0x3C9: // α..ω
 			c = 0x1D6FC + c - 0x3B1
 		default:
