@@ -65,7 +65,9 @@ func Compile(r *Recipe, d *sg.Deck, opts Options) (*Plan, error) {
 		}
 		sp.Matches, sp.Calls = matches, len(calls)
 		if len(calls) > 0 {
-			next, _, err := tools.Apply(cur, calls, opts.Tools)
+			// The focus a step leaves is where the next step's
+			// create_slide goes, as in the one batch the plan replays as.
+			next, _, focus, err := tools.ApplyFocused(cur, calls, opts.Tools)
 			if err != nil {
 				var be *tools.BatchError
 				if errors.As(err, &be) {
@@ -73,7 +75,7 @@ func Compile(r *Recipe, d *sg.Deck, opts Options) (*Plan, error) {
 				}
 				return nil, &Error{Path: r.Path, Pos: st.Pos, Msg: err.Error()}
 			}
-			cur = next
+			cur, opts.Tools.Focus = next, focus
 			plan.Calls = append(plan.Calls, calls...)
 		}
 		plan.Steps = append(plan.Steps, sp)

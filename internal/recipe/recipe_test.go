@@ -278,3 +278,39 @@ func TestSelectorStringReadsLikeTheRecipe(t *testing.T) {
 		t.Fatalf("selector %q, want %q", got, want)
 	}
 }
+
+// Two create_slide steps without an index: each goes after the slide the
+// previous one created, in the compiler's step-by-step run as in the one
+// batch the Apply step replays (the second slide went before the first in
+// the compile, so replaying "gave another snapshot" and the edit failed).
+func TestCreateSlideStepsCompileAsTheReplayedBatch(t *testing.T) {
+	d, _ := deckgen.Generate(deckgen.Options{Slides: 4, Seed: 2})
+	r := mustParse(t, `
+steps:
+  - tool: create_slide
+    args: {title: "Alpha"}
+  - tool: create_slide
+    args: {title: "Beta"}
+  - tool: create_slide
+    args: {title: "Gamma", index: 0}
+  - tool: create_slide
+    args: {title: "Delta"}
+`)
+	_, out := compileAndApply(t, r, d) // fails when the two differ
+	var titles []string
+	for _, s := range out.Slides {
+		title := ""
+		s.Walk(func(n, _ *sg.Node, _ int) bool {
+			if title == "" && n.Placeholder != nil && n.Placeholder.Role == "title" {
+				title = n.Characters
+			}
+			return title == ""
+		})
+		titles = append(titles, title)
+	}
+	// Alpha after the first (focused) slide, Beta after Alpha, Gamma at
+	// the front, Delta after Gamma.
+	if len(titles) != 8 || titles[0] != "Gamma" || titles[1] != "Delta" || titles[3] != "Alpha" || titles[4] != "Beta" {
+		t.Fatalf("slide titles in order: %q", titles)
+	}
+}

@@ -182,9 +182,12 @@ func checkExpectations(ctx context.Context, s *Steps, r *recipe.Recipe, rec *Rec
 		gate = recipe.GateResult{Checked: it.Rendered && s.Renderer != nil, NewViolations: it.NewViolations}
 	}
 	rec.Checks = recipe.Check(r, final, gate)
-	// A gate block stays the outcome (the original stands, so its
-	// expectations naturally fail); the failed checks are still recorded.
-	if len(rec.Checks) > 0 && rec.Outcome != "gate_blocked" {
+	// A gate block, a failed or an interrupted edit stays the outcome (the
+	// original or an earlier iteration stands, so the expectations
+	// naturally fail, and calling that an expectation failure would hide
+	// the error); the failed checks are still recorded.
+	kept := rec.Outcome == "gate_blocked" || rec.Outcome == "failed" || rec.Outcome == "interrupted"
+	if len(rec.Checks) > 0 && !kept {
 		rec.Outcome, rec.Reason = "expectation_failed", rec.Checks[0].String()
 	} else if len(rec.Checks) == 0 && len(r.Expect) > 0 {
 		rec.Reason += policy.ExpectationsHold(len(r.Expect))

@@ -90,26 +90,39 @@ func (e *BatchError) Unwrap() error { return e.Err }
 // that no longer validates) it returns d itself, no results and a
 // *BatchError; d is never modified.
 func Apply(d *scenegraph.Deck, calls []Call, opts Options) (*scenegraph.Deck, []Result, error) {
+	next, results, _, err := ApplyFocused(d, calls, opts)
+	return next, results, err
+}
+
+// ApplyFocused is Apply that also returns the slide the batch left focused
+// (create_slide and focus_slide move the focus, delete_slide of the focused
+// slide moves it to the first slide; create_slide without an index inserts
+// after it). A caller that
+// applies one batch in parts, such as the recipe compiler applying step
+// after step, passes it on as the next part's Options.Focus and gets the
+// deck the whole batch gives in one Apply (which is what the workflow's
+// Apply step replays). On error the focus returned is opts.Focus.
+func ApplyFocused(d *scenegraph.Deck, calls []Call, opts Options) (*scenegraph.Deck, []Result, string, error) {
 	if d == nil {
-		return nil, nil, errors.New("apply: no deck given")
+		return nil, nil, opts.Focus, errors.New("apply: no deck given")
 	}
 	work := d.Clone()
 	env := newEnv(work, opts)
 	results, err := env.runAll(calls)
 	if err != nil {
-		return d, nil, err
+		return d, nil, opts.Focus, err
 	}
 	if err := newProblems(d, work); err != nil {
 		// Find the first call after which the deck stops validating, so the
 		// model is told which command to fix.
-		return d, nil, blame(d, calls, opts, err)
+		return d, nil, opts.Focus, blame(d, calls, opts, err)
 	}
 	if opts.Blobs != nil {
 		for k, v := range env.blobs {
 			opts.Blobs[k] = v
 		}
 	}
-	return work, results, nil
+	return work, results, env.Focus, nil
 }
 
 // newProblems validates after and returns an error listing the problems
