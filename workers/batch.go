@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -123,25 +122,14 @@ func PrepareJobs(ctx context.Context, s store.Store, batch string, paths []strin
 		h.Write(b)
 	}
 	ep := newEditPrint(e, recipeRef)
-	jobs := make([]Job, 0, len(paths))
-	seen := map[string]int{}
-	files := map[string]bool{} // a deck named twice is one job
-	for _, p := range paths {
-		if abs, err := filepath.Abs(p); err == nil {
-			if files[abs] {
-				continue
-			}
-			files[abs] = true
-		}
-		// The key is the file name as a token, made unique in the batch:
-		// "deck", "deck-2", ... never equal to another deck's own name
-		// (a/deck, b/deck and c/deck-2 get deck, deck-2 and deck-2-2).
-		base := acev1.Token(strings.TrimSuffix(filepath.Base(p), filepath.Ext(p)))
-		key := base
-		for n := 2; seen[key] > 0; n++ {
-			key = fmt.Sprintf("%s-%d", base, n)
-		}
-		seen[key] = 1
+	distinct := distinctPaths(paths) // a deck named twice is one job
+	// The key is the file name as a token, unique in the batch and never
+	// another deck's own name (a/deck, b/deck and c/deck-2 get deck,
+	// deck-3 and deck-2).
+	keys := deckKeys(distinct)
+	jobs := make([]Job, 0, len(distinct))
+	for i, p := range distinct {
+		key := keys[i]
 		req := &acev1.EditRequest{DeckName: filepath.Base(p), Instruction: e.Instruction, RecipeRef: recipeRef,
 			RecipePath: e.RecipePath, Options: e.Options, ExportFormat: e.Format}
 		ref, err := putDeck(ctx, s, p)

@@ -115,11 +115,11 @@ func TestRecipeBatchOnRealDecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	sum, err := Summarize(ctx, c.Store, st, out)
+	sum, err := Summarize(ctx, c.Store, st, Output{Dir: out})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sum.WriteFiles(out); err != nil {
+	if err := sum.WriteFiles(out, false); err != nil {
 		t.Fatal(err)
 	}
 	if sum.Done != 2 || sum.Failed != 0 {

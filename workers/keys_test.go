@@ -11,7 +11,8 @@ import (
 
 // Deck keys are unique in a batch even when a renamed duplicate's key is
 // another deck's own name (a/deck, b/deck, c/deck-2), and a deck named
-// twice is one job.
+// twice is one job. (TestOutputNamesAreNeverAnotherInputsName checks the
+// names themselves.)
 func TestBatchKeysAreUnique(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata", "decks", "northwind-qbr.pptx"))
 	if err != nil {

@@ -1,8 +1,10 @@
 package workers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/acecanvas/ace/internal/outfile"
 	"github.com/acecanvas/ace/internal/store"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 )
@@ -29,6 +32,9 @@ type SummaryRow struct {
 	Tokens     int64    `json:"tokens"`
 	CostUSD    float64  `json:"costUsd"`
 	DurationMS int64    `json:"durationMs"`
+	// NotWritten says why the edited deck was not written to the output
+	// folder (its path is a symbolic link, or the original deck).
+	NotWritten string `json:"notWritten,omitempty"`
 }
 
 // Summary is the batch report `ace batch` writes as summary.json (and
@@ -47,18 +53,31 @@ type Summary struct {
 	Rows       []SummaryRow `json:"rows"`
 }
 
-// Summarize builds the summary; with outDir set it also writes each
-// finished deck's exported file there (fetched from the store by ref).
-func Summarize(ctx context.Context, s store.Store, st *State, outDir string) (*Summary, error) {
+// Output is where Summarize writes the edited decks.
+type Output struct {
+	// Dir is the output folder; "" writes nothing.
+	Dir string
+	// ReplaceLinks replaces an output path that is a symbolic link by the
+	// edited deck (the link itself, never its target: ace batch --force);
+	// without it such a deck is not written and its row says why.
+	ReplaceLinks bool
+}
+
+// Summarize builds the summary; with out.Dir set it also writes each
+// finished deck's exported file there (fetched from the store by ref),
+// under OutputNames' name for it, through outfile.Write.
+func Summarize(ctx context.Context, s store.Store, st *State, out Output) (*Summary, error) {
 	sum := &Summary{Batch: st.Batch, Decks: len(st.Decks)}
 	var last int64
-	used := map[string]bool{} // output names taken, so two decks never share a file
-	var sources []source      // stat'ed once: an output must never be one of them
-	for _, d := range st.Decks {
+	var sources []source // stat'ed once: an output must never be one of them
+	paths := make(map[string]string, len(st.Decks))
+	for k, d := range st.Decks {
+		paths[k] = d.Path
 		if fi, err := os.Stat(d.Path); err == nil {
 			sources = append(sources, source{d.Path, fi})
 		}
 	}
+	names := OutputNames(paths)
 	for _, k := range st.Keys() {
 		d := st.Decks[k]
 		// A deck without a result has the state of its latest event, the
@@ -84,19 +103,25 @@ func Summarize(ctx context.Context, s store.Store, st *State, outDir string) (*S
 					row.Scores = append(row.Scores, "-")
 				}
 			}
-			if outDir != "" && r.ExportRef != "" {
+			if out.Dir != "" && r.ExportRef != "" {
 				data, err := s.Get(ctx, r.ExportRef)
 				if err != nil {
 					return sum, fmt.Errorf("deck %s: exported file %s: %w", k, r.ExportRef, err)
 				}
-				out := outputPath(outDir, r.DeckName, k, r.ExportFormat, used)
-				if src := sameAsAny(out, sources); src != "" {
-					row.Reason = strings.TrimSpace(row.Reason + " (not written: " + out + " is the original deck " + src + "; choose another output folder)")
-				} else {
-					if err := os.WriteFile(out, data, 0o644); err != nil {
+				path := filepath.Join(out.Dir, names[k]+"."+r.ExportFormat)
+				if src := sameAsAny(path, sources); src != "" {
+					row.NotWritten = path + " is the original deck " + src + "; choose another output folder"
+				} else if err := outfile.Write(path, data, out.ReplaceLinks); err != nil {
+					var le *outfile.LinkError
+					if !errors.As(err, &le) {
 						return sum, err
 					}
-					row.Output = out
+					row.NotWritten = err.Error()
+				} else {
+					row.Output = path
+				}
+				if row.NotWritten != "" {
+					row.Reason = strings.TrimSpace(row.Reason + " (not written: " + row.NotWritten + ")")
 				}
 			}
 		} else if d.Phase == acev1.Phase_PHASE_FAILED {
@@ -122,21 +147,6 @@ func Summarize(ctx context.Context, s store.Store, st *State, outDir string) (*S
 	return sum, nil
 }
 
-// outputPath is where a finished deck is written: its file name with the
-// export extension, or its unique deck key when another deck of the batch
-// already took that name (two "report.pptx" from different folders).
-func outputPath(outDir, deckName, key, format string, used map[string]bool) string {
-	name := strings.TrimSuffix(deckName, filepath.Ext(deckName))
-	if name == "" || used[name] {
-		name = key
-	}
-	for i := 2; used[name]; i++ {
-		name = fmt.Sprintf("%s-%d", key, i)
-	}
-	used[name] = true
-	return filepath.Join(outDir, name+"."+format)
-}
-
 // source is a deck file of the batch.
 type source struct {
 	path string
@@ -160,21 +170,19 @@ func sameAsAny(a string, sources []source) string {
 
 // WriteFiles writes summary.json and summary.txt into dir (the HTML
 // report is written by cmd/ace with internal/report).
-func (s *Summary) WriteFiles(dir string) error {
+// A symbolic link at either path is refused (*outfile.LinkError) unless
+// replaceLinks is set, when the link itself is replaced.
+func (s *Summary) WriteFiles(dir string, replaceLinks bool) error {
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "summary.json"), append(data, '\n'), 0o644); err != nil {
+	if err := outfile.Write(filepath.Join(dir, "summary.json"), append(data, '\n'), replaceLinks); err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(dir, "summary.txt"))
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	s.WriteTable(f)
-	return nil
+	var txt bytes.Buffer
+	s.WriteTable(&txt)
+	return outfile.Write(filepath.Join(dir, "summary.txt"), txt.Bytes(), replaceLinks)
 }
 
 // WriteTable prints the human table.

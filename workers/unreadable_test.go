@@ -47,7 +47,7 @@ func TestBatchReportsUnreadableDecksAndKeepsSameNamedOutputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
-	sum, err := Summarize(ctx, c.Store, st, out)
+	sum, err := Summarize(ctx, c.Store, st, Output{Dir: out})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestBatchReportsUnreadableDecksAndKeepsSameNamedOutputs(t *testing.T) {
 		}
 	}
 	// Summarizing into the folder that holds the copy must not replace it.
-	if _, err := Summarize(ctx, c.Store, st, copyDir); err != nil {
+	if _, err := Summarize(ctx, c.Store, st, Output{Dir: copyDir}); err != nil {
 		t.Fatal(err)
 	}
 	if now, _ := os.ReadFile(copied); !bytes.Equal(now, data) {

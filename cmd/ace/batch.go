@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/outfile"
 	"github.com/acecanvas/ace/internal/recipe"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 	"github.com/acecanvas/ace/workers"
@@ -26,7 +28,7 @@ func init() {
 		recipePath, instruction, outDir, batchID, format string
 		tau                                              float64
 		maxIter                                          int
-		asJSON, noWorkers                                bool
+		asJSON, noWorkers, force                         bool
 	)
 	cmd := &cobra.Command{
 		Use:   "batch [flags] DECK... ",
@@ -99,7 +101,7 @@ on.`,
 				return err
 			}
 			defer shutdown(context.WithoutCancel(ctx))
-			err = runBatch(ctx, paths, edit, batchID, outDir, asJSON, noWorkers)
+			err = runBatch(ctx, paths, edit, batchID, outDir, asJSON, noWorkers, force)
 			if sig := caught(); sig != nil && err != nil {
 				var bi *batchInterrupted
 				if errors.As(err, &bi) {
@@ -120,6 +122,7 @@ on.`,
 	f.IntVar(&maxIter, "max-iterations", 0, "iteration budget T (default 3)")
 	f.BoolVar(&asJSON, "json", false, "print the summary as JSON on stdout")
 	f.BoolVar(&noWorkers, "no-workers", false, "do not run workers in this process (they run elsewhere: ace dev, ace worker)")
+	f.BoolVar(&force, "force", false, "replace symbolic links in the output directory with the files written there (the link itself, never the file it points to)")
 
 	status := &cobra.Command{
 		Use:     "status BATCH",
@@ -139,7 +142,7 @@ on.`,
 			if len(st.Decks) == 0 {
 				return noBatchEvents(args[0], conn)
 			}
-			sum, err := workers.Summarize(cmd.Context(), conn.Store, st, "")
+			sum, err := workers.Summarize(cmd.Context(), conn.Store, st, workers.Output{})
 			if err != nil {
 				return err
 			}
@@ -273,6 +276,26 @@ func checkOutDir(outDir string, paths []string) error {
 	return nil
 }
 
+// checkOutLinks refuses, before any deck is edited, an output directory
+// where a file the batch writes (an edited deck, summary.json, summary.txt,
+// report.html, reports/) is a symbolic link: writing would change the
+// link's target, a file nobody named as an output. --force replaces the
+// links themselves.
+func checkOutLinks(outDir string, paths []string) error {
+	var names []string
+	for _, n := range workers.OutputNamesFor(paths) {
+		names = append(names, n+".pptx", n+".json")
+	}
+	names = append(names, "summary.json", "summary.txt", "report.html", "reports")
+	sort.Strings(names)
+	for _, n := range names {
+		if err := outfile.CheckLink(filepath.Join(outDir, n)); err != nil {
+			return badInput(fmt.Errorf("output directory: %w", err))
+		}
+	}
+	return nil
+}
+
 // expandDecks turns arguments (files, globs, .txt manifests) into paths.
 func expandDecks(args []string) ([]string, error) {
 	var out []string
@@ -307,7 +330,7 @@ func expandDecks(args []string) ([]string, error) {
 	return out, nil
 }
 
-func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, outDir string, asJSON, noWorkers bool) error {
+func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, outDir string, asJSON, noWorkers, force bool) error {
 	cfg := workers.ConfigFromEnv()
 	conn, err := workers.Connect(ctx, cfg)
 	if err != nil {
@@ -326,6 +349,11 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	}()
 	if err := checkOutDir(outDir, paths); err != nil {
 		return err
+	}
+	if !force {
+		if err := checkOutLinks(outDir, paths); err != nil {
+			return err
+		}
 	}
 	ownWorkers := !noWorkers && conn.Stack != nil && conn.Stack.Owned
 	if noWorkers && conn.Stack != nil && conn.Stack.Owned {
@@ -451,7 +479,7 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 		// task has timed out, which on a loaded machine took over 15 s.
 		workers.AwaitClosed(ctx, conn.Temporal, jobs, time.Minute)
 	}
-	sum, err := workers.Summarize(context.WithoutCancel(ctx), conn.Store, st, outDir)
+	sum, err := workers.Summarize(context.WithoutCancel(ctx), conn.Store, st, workers.Output{Dir: outDir, ReplaceLinks: force})
 	if gone := workers.OwnerGone(conn); err != nil && gone != nil {
 		// The owner stopped after the last result and before the edited
 		// decks were fetched from its store: fetch them from the stack
@@ -460,12 +488,12 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 			done, failed, _, _ := st.Counts()
 			return &exitError{code: exitStackLost, err: &stackLostError{batch: batch, lost: gone, why: err, finished: done + failed, total: len(st.Decks)}}
 		}
-		sum, err = workers.Summarize(context.WithoutCancel(ctx), conn.Store, st, outDir)
+		sum, err = workers.Summarize(context.WithoutCancel(ctx), conn.Store, st, workers.Output{Dir: outDir, ReplaceLinks: force})
 	}
 	if err != nil {
 		return err
 	}
-	if err := sum.WriteFiles(outDir); err != nil {
+	if err := sum.WriteFiles(outDir, force); err != nil {
 		return err
 	}
 	written := 0
@@ -479,7 +507,7 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 		// page to point at (and no browser to start for one).
 		fmt.Fprintf(os.Stderr, "batch %s: no deck finished yet, so %s has no edited deck and no report (summary.json lists the %s as they stand)\n",
 			batch, outDir, plural(sum.Decks, "deck"))
-	} else if index, err := writeBatchReport(context.WithoutCancel(ctx), conn.Store, st, sum, outDir, edit.Instruction, edit.RecipePath, edit.RecipeData); err != nil {
+	} else if index, err := writeBatchReport(context.WithoutCancel(ctx), conn.Store, st, sum, outDir, edit.Instruction, edit.RecipePath, edit.RecipeData, force); err != nil {
 		fmt.Fprintf(os.Stderr, "batch %s: the HTML report could not be written: %v\n", batch, err)
 	} else if ferr != nil {
 		fmt.Fprintf(os.Stderr, "batch %s: %d of %d decks finished so far: %s and the report of those in %s (open %s)\n",
@@ -495,6 +523,11 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	if ferr != nil {
 		done, failed, _, _ := st.Counts()
 		return &batchInterrupted{batch: batch, finished: done + failed, total: len(st.Decks), err: ferr}
+	}
+	for _, r := range sum.Rows {
+		if r.NotWritten != "" {
+			return &exitError{code: exitFailure, err: fmt.Errorf("batch %s: deck %s was edited but not written: %s", batch, r.Deck, r.NotWritten)}
+		}
 	}
 	for _, r := range sum.Rows {
 		if r.Status == "failed" {

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,5 +76,53 @@ func TestBatchOptionsAndUnknownIdsAreBadInput(t *testing.T) {
 		if code != exitBadInput || !strings.Contains(stderr, `no events for batch "nosuch" in the embedded stack in ACE_DATA_DIR=`+data) {
 			t.Errorf("%v: exit %d, %q", cmd, code, stderr)
 		}
+	}
+}
+
+// An output entry that is a symbolic link is refused before anything runs
+// (batch: any file the batch writes; convert and edit: the output deck),
+// naming the link; with --force convert replaces the link itself and the
+// file it pointed to keeps its bytes.
+func TestOutputLinksAreRefusedUnlessForced(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "unrelated.txt")
+	os.WriteFile(victim, []byte("keep me"), 0o644)
+	out := filepath.Join(dir, "out")
+	os.MkdirAll(out, 0o755)
+	a, b := filepath.Join(dir, "a", "table-report.pptx"), filepath.Join(dir, "b", "table-report.pptx")
+	for _, name := range []string{"table-report-2.pptx", "reports", "summary.json"} {
+		link := filepath.Join(out, name)
+		os.Symlink(victim, link)
+		err := checkOutLinks(out, []string{a, b})
+		var ee *exitError
+		if name == "table-report-2.pptx" {
+			// b's output is table-report-2 here: no input has that name.
+			if err == nil || !errors.As(err, &ee) || ee.code != exitBadInput || !strings.Contains(err.Error(), link) || !strings.Contains(err.Error(), "--force") {
+				t.Errorf("link %s: want exit 2 naming it and --force, got %v", name, err)
+			}
+		} else if err == nil || !strings.Contains(err.Error(), link) {
+			t.Errorf("link %s: got %v", name, err)
+		}
+		os.Remove(link)
+	}
+	if err := checkOutLinks(out, []string{a, b}); err != nil {
+		t.Fatalf("no links left: %v", err)
+	}
+
+	in := genDeck(t, dir, "deck.json", 2)
+	link := filepath.Join(dir, "linked.json")
+	os.Symlink(victim, link)
+	err := runConvert(context.Background(), io.Discard, in, link, convertFlags{})
+	if codeOf(err) != exitBadInput || !strings.Contains(fmtErr(err), "symbolic link") {
+		t.Fatalf("convert onto a link without --force: %v", err)
+	}
+	if err := runConvert(context.Background(), io.Discard, in, link, convertFlags{force: true}); err != nil {
+		t.Fatalf("convert --force onto a link: %v", err)
+	}
+	if data, _ := os.ReadFile(victim); string(data) != "keep me" {
+		t.Fatalf("the link's target was written: %q", data)
+	}
+	if fi, err := os.Lstat(link); err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("the link was not replaced by the deck: %v", err)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/acecanvas/ace/internal/formats/figma"
 	"github.com/acecanvas/ace/internal/formats/pptx"
+	"github.com/acecanvas/ace/internal/outfile"
 	"github.com/acecanvas/ace/internal/scenegraph"
 	"github.com/acecanvas/ace/internal/store"
 )
@@ -189,8 +190,8 @@ func runConvert(ctx context.Context, stdout io.Writer, in, out string, f convert
 	default:
 		return badInput(fmt.Errorf("convert: %s: unknown output format %q (want .pptx or .json)", out, outExt))
 	}
-	if err := writeFileMkdir(out, outBytes); err != nil {
-		return fmt.Errorf("convert: write %s: %w", out, err)
+	if err := outfile.Write(out, outBytes, f.force); err != nil {
+		return fmt.Errorf("convert: %w", err)
 	}
 	rep.Write = time.Since(t1)
 	rep.Slides = len(d.Slides)

@@ -20,6 +20,7 @@ import (
 	"github.com/acecanvas/ace/internal/deckio"
 	"github.com/acecanvas/ace/internal/diff"
 	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/outfile"
 	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/render"
@@ -220,7 +221,7 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	var notWritten []string
 	if f.recordPath != "" && rec != nil {
 		b, _ := json.MarshalIndent(rec, "", "  ")
-		if err := writeFileMkdir(f.recordPath, append(b, '\n')); err != nil {
+		if err := outfile.Write(f.recordPath, append(b, '\n'), f.overwrite); err != nil {
 			notWritten = append(notWritten, fmt.Sprintf("the run record --record %s (%v)", f.recordPath, err))
 		}
 	}
@@ -269,7 +270,7 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 		}
 	}
 	if f.reportPath != "" {
-		if err := writeEditReport(ctx, f.reportPath, deckPath, out, d, steps, rec); err != nil {
+		if err := writeEditReport(ctx, f.reportPath, deckPath, out, d, steps, rec, f.overwrite); err != nil {
 			notWritten = append(notWritten, fmt.Sprintf("the report --report %s (%v)", f.reportPath, err))
 		} else if !f.jsonOut {
 			fmt.Fprintf(stdout, "report %s\n", f.reportPath)
@@ -385,8 +386,10 @@ func oneBased(idx []int) []int {
 	return out
 }
 
-// writeEditReport renders the record as the HTML page of internal/report.
-func writeEditReport(ctx context.Context, path, deckPath, outPath string, origin *scenegraph.Deck, steps *runner.Steps, rec *runner.Record) error {
+// writeEditReport renders the record as the HTML page of internal/report
+// and writes it with outfile.Write (a symbolic link at path is replaced
+// only with replaceLink, --force).
+func writeEditReport(ctx context.Context, path, deckPath, outPath string, origin *scenegraph.Deck, steps *runner.Steps, rec *runner.Record, replaceLink bool) error {
 	final, err := store.GetDeck(ctx, steps.Store, rec.Final)
 	if err != nil {
 		return err
@@ -436,7 +439,7 @@ func writeEditReport(ctx context.Context, path, deckPath, outPath string, origin
 	if err := report.WriteEdit(&buf, e); err != nil {
 		return err
 	}
-	return writeFileMkdir(path, buf.Bytes())
+	return outfile.Write(path, buf.Bytes(), replaceLink)
 }
 
 // reportOutcome maps the loop's outcome onto the report's vocabulary.
@@ -499,13 +502,4 @@ func slidePairs(ctx context.Context, steps *runner.Steps, rec *runner.Record, or
 		pairs = append(pairs, p)
 	}
 	return pairs, nil
-}
-
-// writeFileMkdir writes data to path (mode 0644), creating its missing
-// parent directories first.
-func writeFileMkdir(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(path, data, 0o644)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/acecanvas/ace/internal/deckio"
+	"github.com/acecanvas/ace/internal/outfile"
 	"github.com/acecanvas/ace/internal/scenegraph"
 )
 
@@ -48,7 +49,8 @@ func sameFile(a, b string) bool {
 // option the path came from ("-o", "OUT"). Checks, in order: the output is
 // not the input (never, even with --force: ACE does not modify the
 // original), the extension is one ACE writes, an existing output needs
-// force and must not be a directory, and the nearest existing ancestor is
+// force and must not be a directory, a symbolic link needs force (which
+// replaces the link, never its target), and the nearest existing ancestor is
 // a directory in which a file can be created (probed with a temporary
 // file, removed at once).
 func checkDeckOutput(verb, flag, in, out string, force bool) error {
@@ -57,6 +59,11 @@ func checkDeckOutput(verb, flag, in, out string, force bool) error {
 	}
 	if !writableDeckExt(out) {
 		return badInput(fmt.Errorf("%s: %s %s: can only write .pptx or an ACE scene-graph .json; give an output path ending in .pptx or .json", verb, flag, out))
+	}
+	if err := outfile.CheckLink(out); err != nil && !force {
+		// Also a dangling link: Save would replace it, never write its
+		// target, but only with --force.
+		return badInput(fmt.Errorf("%s: %s %w", verb, flag, err))
 	}
 	if st, err := os.Stat(out); err == nil {
 		if st.IsDir() {

@@ -45,7 +45,7 @@ ace batch writes the same report when it finishes.`,
 			if len(st.Decks) == 0 {
 				return noBatchEvents(args[0], conn)
 			}
-			index, err := writeBatchReport(ctx, conn.Store, st, nil, outDir, "", "", nil)
+			index, err := writeBatchReport(ctx, conn.Store, st, nil, outDir, "", "", nil, false)
 			if err != nil {
 				return err
 			}
@@ -59,7 +59,9 @@ ace batch writes the same report when it finishes.`,
 
 // writeBatchReport renders the before/after pictures of every finished deck
 // and writes the batch's HTML report into dir.
-func writeBatchReport(ctx context.Context, s store.Store, st *workers.State, sum *workers.Summary, dir, instruction, recipePath string, recipeData []byte) (string, error) {
+// A symbolic link among the report's files is refused unless replaceLinks
+// (ace batch --force), when the link itself is replaced.
+func writeBatchReport(ctx context.Context, s store.Store, st *workers.State, sum *workers.Summary, dir, instruction, recipePath string, recipeData []byte, replaceLinks bool) (string, error) {
 	recipeName := ""
 	var rcp *recipe.Recipe
 	if len(recipeData) > 0 {
@@ -87,6 +89,11 @@ func writeBatchReport(ctx context.Context, s store.Store, st *workers.State, sum
 			}
 		}
 	}
+	paths := make(map[string]string, len(keys))
+	for _, k := range keys {
+		paths[k] = st.Decks[k].Path
+	}
+	names := workers.OutputNames(paths)
 	var last int64
 	for _, k := range keys {
 		d := st.Decks[k]
@@ -94,7 +101,7 @@ func writeBatchReport(ctx context.Context, s store.Store, st *workers.State, sum
 			results[k] = d.Result
 		}
 		if sum == nil && d.Result != nil && d.Result.ExportFormat != "" {
-			if p := filepath.Join(dir, trimExt(d.Result.DeckName)+"."+d.Result.ExportFormat); exists(p) {
+			if p := filepath.Join(dir, names[k]+"."+d.Result.ExportFormat); exists(p) {
 				outputs[k] = p
 			}
 		}
@@ -107,7 +114,7 @@ func writeBatchReport(ctx context.Context, s store.Store, st *workers.State, sum
 		b.Started = time.UnixMilli(st.Started)
 		b.Duration = time.Duration(last-st.Started) * time.Millisecond
 	}
-	return report.WriteBatchTo(ctx, dir, s, pool, b, results, instruction, rcp)
+	return report.WriteBatchTo(ctx, dir, s, pool, b, results, instruction, rcp, replaceLinks)
 }
 
 func trimExt(name string) string { return name[:len(name)-len(filepath.Ext(name))] }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/acecanvas/ace/internal/formats/figma"
 	"github.com/acecanvas/ace/internal/formats/pptx"
+	"github.com/acecanvas/ace/internal/outfile"
 	sg "github.com/acecanvas/ace/internal/scenegraph"
 	"github.com/acecanvas/ace/internal/store"
 )
@@ -229,9 +230,10 @@ func Encode(name string, d *sg.Deck, assets sg.AssetSource) ([]byte, error) {
 	return nil, errors.New(name + ": can only write .pptx or .json")
 }
 
-// Save exports a deck to path, writing a temporary file first and renaming
-// it, so a crash never leaves a half-written deck and an existing file is
-// replaced only by a complete one. It refuses to overwrite the file the
+// Save exports a deck to path with outfile.Write (a temporary file renamed
+// over path), so a crash never leaves a half-written deck, an existing file
+// is replaced only by a complete one, and a symbolic link at path is never
+// written through. It refuses to overwrite the file the
 // deck was imported from (the original is never modified in place) unless
 // overwrite is set. A .json deck's pictures (and original .pptx) go to its
 // AssetsDir, so the deck can be loaded, rendered and exported again.
@@ -240,36 +242,14 @@ func Save(path string, d *sg.Deck, assets sg.AssetSource, overwrite bool) error 
 	if err != nil {
 		return err
 	}
-	// A new deck is readable by others like any saved document (0644; the
-	// temporary file would otherwise keep CreateTemp's 0600); a replaced
-	// one keeps its mode.
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		if !overwrite {
-			return fmt.Errorf("%s exists: choose another output path (ACE never overwrites a deck in place)", path)
-		}
-		mode = st.Mode().Perm()
+	if _, err := os.Stat(path); err == nil && !overwrite {
+		return fmt.Errorf("%s exists: choose another output path (ACE never overwrites a deck in place)", path)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	// A new deck is 0644, a replaced one keeps its mode; a symbolic link
+	// at path is replaced itself only when overwrite is set, never
+	// written through.
+	if err := outfile.Write(path, b, overwrite); err != nil {
 		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".ace-*"+filepath.Ext(path))
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(b)
-	if werr == nil {
-		werr = tmp.Chmod(mode)
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, werr)
 	}
 	if strings.EqualFold(filepath.Ext(path), ".json") {
 		return saveAssets(path, d, assets)

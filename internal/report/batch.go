@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/acecanvas/ace/internal/diff"
+	"github.com/acecanvas/ace/internal/outfile"
 	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/render"
 	"github.com/acecanvas/ace/internal/store"
@@ -75,13 +77,24 @@ func FromResult(ctx context.Context, s store.Store, pool *render.Pool, r *acev1.
 // WriteBatchTo writes one page per result into dir/reports/ and the index
 // dir/report.html, and returns the index path. A deck whose page cannot be
 // built fully still gets its page with a warning saying why; one deck never
-// fails the batch's report.
-func WriteBatchTo(ctx context.Context, dir string, s store.Store, pool *render.Pool, b Batch, results map[string]*acev1.EditResult, instruction string, rcp *recipe.Recipe) (string, error) {
-	return writeBatchIn(ctx, dir, s, pool, b, results, instruction, rcp)
+// fails the batch's report. Files are written with outfile.Write: a
+// symbolic link at dir/reports or at a page is an *outfile.LinkError
+// unless replaceLinks is set, when the link itself is replaced.
+func WriteBatchTo(ctx context.Context, dir string, s store.Store, pool *render.Pool, b Batch, results map[string]*acev1.EditResult, instruction string, rcp *recipe.Recipe, replaceLinks bool) (string, error) {
+	return writeBatchIn(ctx, dir, s, pool, b, results, instruction, rcp, replaceLinks)
 }
 
-func writeBatchIn(ctx context.Context, dir string, s store.Store, pool *render.Pool, b Batch, results map[string]*acev1.EditResult, instruction string, rcp *recipe.Recipe) (string, error) {
-	if err := os.MkdirAll(filepath.Join(dir, "reports"), 0o755); err != nil {
+func writeBatchIn(ctx context.Context, dir string, s store.Store, pool *render.Pool, b Batch, results map[string]*acev1.EditResult, instruction string, rcp *recipe.Recipe, replaceLinks bool) (string, error) {
+	pages := filepath.Join(dir, "reports")
+	if err := outfile.CheckLink(pages); err != nil {
+		if !replaceLinks {
+			return "", err
+		}
+		if err := os.Remove(pages); err != nil {
+			return "", err
+		}
+	}
+	if err := os.MkdirAll(pages, 0o755); err != nil {
 		return "", err
 	}
 	for i := range b.Rows {
@@ -102,27 +115,22 @@ func writeBatchIn(ctx context.Context, dir string, s store.Store, pool *render.P
 		}
 		row.Changed = len(e.Slides)
 		name := safeName(row.Deck) + ".html"
-		f, err := os.Create(filepath.Join(dir, "reports", name))
-		if err != nil {
+		var page bytes.Buffer
+		if err := WriteEdit(&page, e); err != nil {
 			return "", err
 		}
-		err = WriteEdit(f, e)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := outfile.Write(filepath.Join(pages, name), page.Bytes(), replaceLinks); err != nil {
 			return "", err
 		}
 		row.Page = "reports/" + name
 	}
 	index := filepath.Join(dir, "report.html")
-	f, err := os.Create(index)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	if err := WriteIndex(f, b); err != nil {
+	var page bytes.Buffer
+	if err := WriteIndex(&page, b); err != nil {
 		return "", fmt.Errorf("write %s: %w", index, err)
+	}
+	if err := outfile.Write(index, page.Bytes(), replaceLinks); err != nil {
+		return "", err
 	}
 	return index, nil
 }
