@@ -2,7 +2,6 @@ package activities
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/nats-io/nats.go/jetstream"
 	"go.temporal.io/sdk/temporal"
@@ -26,34 +25,42 @@ type Activities struct {
 func (a *Activities) store() store.Store { return a.Steps.Store }
 
 // classify maps a step error to Temporal's retry semantics: bad input, no
-// model and an over-long context never retry; everything else does (the
-// activity's retry policy backs off).
-func classify(step string, err error) error {
+// model, a request the model server refused and an over-long context never
+// retry; everything else does (the activity's retry policy backs off). The
+// loop names the step.
+func classify(err error) error { return classifyWith(err, nil) }
+
+// classifyWith is classify carrying out, what the step did before it
+// failed (the model calls it paid for, say), as the error's details: the
+// workflow records it as the in-process run records the step's partial
+// output.
+func classifyWith(err error, out any) error {
 	if err == nil {
 		return nil
 	}
 	var app *temporal.ApplicationError
-	switch {
-	case errors.As(err, &app):
+	if errors.As(err, &app) {
 		return err
-	case errors.Is(err, llm.ErrNoModel):
-		return temporal.NewNonRetryableApplicationError(fmt.Sprintf("%s: %v", step, err), workflows.ErrNoModel, err)
-	case errors.Is(err, llm.ErrContextLength):
-		return temporal.NewNonRetryableApplicationError(fmt.Sprintf("%s: %v", step, err), workflows.ErrContextLength, err)
-	case errors.Is(err, store.ErrNotFound):
-		return temporal.NewNonRetryableApplicationError(fmt.Sprintf("%s: %v (was the deck put in this deployment's store?)", step, err), workflows.ErrBadInput, err)
 	}
-	return fmt.Errorf("%s: %w", step, err)
-}
-
-// badInput is a non-retryable error naming the input.
-func badInput(format string, args ...any) error {
-	err := fmt.Errorf(format, args...)
-	return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrBadInput, err)
-}
-
-func usage(calls []llm.Call) workflows.Usage {
-	u := llm.Sum(calls)
-	return workflows.Usage{Calls: u.Calls, InputTokens: int64(u.PromptTokens), OutputTokens: int64(u.CompletionTokens),
-		CachedTokens: int64(u.CachedPromptTokens), CostUSD: u.CostUSD}
+	kind, msg := "", err.Error()
+	switch {
+	case errors.Is(err, llm.ErrNoModel):
+		kind = workflows.ErrNoModel
+	case errors.Is(err, llm.ErrContextLength):
+		kind = workflows.ErrContextLength
+	case errors.Is(err, llm.ErrRefused):
+		kind = workflows.ErrModelRefused
+	case isBadInput(err):
+		kind = workflows.ErrBadInput
+	case errors.Is(err, store.ErrNotFound):
+		kind, msg = workflows.ErrBadInput, msg+" (was the deck put in this deployment's store?)"
+	}
+	if kind == "" && out == nil {
+		return err
+	}
+	o := temporal.ApplicationErrorOptions{NonRetryable: kind != "", Cause: err}
+	if out != nil {
+		o.Details = []any{out}
+	}
+	return temporal.NewApplicationErrorWithOptions(msg, kind, o)
 }

@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
+
 	"github.com/acecanvas/ace/internal/deckgen"
+	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/runner"
 	"github.com/acecanvas/ace/internal/store"
@@ -36,27 +39,35 @@ func BenchmarkOrchestrationOverhead(b *testing.B) {
 	}
 	const instruction = "Give slide 2 a shorter title that names the quarter."
 	var inProc, durable time.Duration
-	iterations := 0
+	iterations, activities, locals := 0, 0, 0
 	for b.Loop() {
 		steps := &runner.Steps{Store: conn.Store, LLM: scripted(b, "runner-rollback.yaml"), Renderer: shared.acts.Steps.Renderer}
 		t0 := time.Now()
-		rec, err := runner.Run(ctx, steps, runner.Request{DeckRef: origin, Instruction: instruction, Policy: policy.Config{}})
+		rec, err := runner.Run(ctx, steps, editloop.Request{DeckRef: origin, Instruction: instruction, Policy: policy.Config{}})
 		if err != nil {
 			b.Fatal(err)
 		}
 		inProc += time.Since(t0)
 		c := scripted(b, "runner-rollback.yaml")
 		t0 = time.Now()
-		res, _ := runWorkflow(b, c, origin, instruction)
+		res, id := runWorkflow(b, c, origin, instruction)
 		durable += time.Since(t0)
 		if res.FinalSnapshot != rec.Final {
 			b.Fatalf("workflow and runner disagree: %s vs %s", res.FinalSnapshot, rec.Final)
 		}
 		iterations += len(rec.Iterations)
+		a, l := countActivities(b, id)
+		activities += a
+		locals += l
 	}
 	b.ReportMetric(float64(inProc.Milliseconds())/float64(iterations), "ms/iter-inprocess")
 	b.ReportMetric(float64(durable.Milliseconds())/float64(iterations), "ms/iter-workflow")
 	b.ReportMetric(float64(durable)/float64(inProc), "workflow/inprocess")
+	// What durability costs per step: the extra wall time over the steps
+	// the workflow ran (activities and local activities alike).
+	b.ReportMetric(float64((durable-inProc).Milliseconds())/float64(activities+locals), "ms/activity-overhead")
+	b.ReportMetric(float64(activities)/float64(b.N), "activities/edit")
+	b.ReportMetric(float64(locals)/float64(b.N), "local-activities/edit")
 }
 
 // BenchmarkBatchThroughput publishes a batch of the three generated
@@ -128,4 +139,23 @@ func BenchmarkBatchThroughput(b *testing.B) {
 			b.ReportMetric(float64(n)/elapsed.Minutes(), "decks/min")
 		})
 	}
+}
+
+// countActivities counts the activities and local activities (markers) in
+// a finished workflow's history.
+func countActivities(b *testing.B, id string) (activities, locals int) {
+	it := shared.conn.Temporal.GetWorkflowHistory(context.Background(), id, "", false, 0)
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			b.Fatal(err)
+		}
+		switch ev.GetEventType() {
+		case enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
+			activities++
+		case enumspb.EVENT_TYPE_MARKER_RECORDED:
+			locals++
+		}
+	}
+	return activities, locals
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/acecanvas/ace/internal/cache"
 	"github.com/acecanvas/ace/internal/deckgen"
+	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/llm/llmtest"
 	"github.com/acecanvas/ace/internal/policy"
@@ -96,14 +98,14 @@ func TestWorkflowMatchesTheInProcessRunner(t *testing.T) {
 	}
 	const instruction = "Give slide 2 a shorter title that names the quarter."
 	steps := &runner.Steps{Store: conn.Store, LLM: scripted(t, "runner-rollback.yaml"), Renderer: shared.acts.Steps.Renderer}
-	rec, err := runner.Run(ctx, steps, runner.Request{DeckRef: origin, Instruction: instruction, Policy: policy.Config{}})
+	rec, err := runner.Run(ctx, steps, editloop.Request{DeckRef: origin, Instruction: instruction, Policy: policy.Config{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	res, id := runWorkflow(t, scripted(t, "runner-rollback.yaml"), origin, instruction)
-	if res.FinalSnapshot != rec.Final || int(res.Selected)+1 != rec.Selected || len(res.Iterations) != len(rec.Iterations) {
+	if res.FinalSnapshot != rec.Final || int(res.Selected) != rec.Selected || len(res.Iterations) != len(rec.Iterations) {
 		t.Fatalf("workflow final %s selected %d (%d iterations); runner final %s selected %d (%d)",
-			res.FinalSnapshot, res.Selected+1, len(res.Iterations), rec.Final, rec.Selected, len(rec.Iterations))
+			res.FinalSnapshot, res.Selected, len(res.Iterations), rec.Final, rec.Selected, len(rec.Iterations))
 	}
 	for i, it := range res.Iterations {
 		r := rec.Iterations[i]
@@ -111,13 +113,13 @@ func TestWorkflowMatchesTheInProcessRunner(t *testing.T) {
 			t.Errorf("iteration %d: workflow %s %.1f %v, runner %s %.1f %v", i+1, it.Snapshot, *it.Score, it.GatePassed, r.Snapshot, *r.Score, r.GatePassed)
 		}
 	}
-	if res.Outcome != rec.Outcome || res.Status != acev1.EditStatus_EDIT_STATUS_NOT_MET {
+	if res.Outcome != string(rec.Outcome) || res.Status != acev1.EditStatus_EDIT_STATUS_NOT_MET {
 		t.Errorf("outcome workflow %q runner %q (status %v)", res.Outcome, rec.Outcome, res.Status)
 	}
 	if res.Usage.InputTokens != int64(rec.Usage.PromptTokens) {
 		t.Errorf("input tokens workflow %d runner %d", res.Usage.InputTokens, rec.Usage.PromptTokens)
 	}
-	recordHistory(t, id, "edit-rollback-v1.json")
+	recordHistory(t, id, "edit-rollback-v2.json")
 }
 
 // recordHistory writes the workflow's history to testdata/histories when
@@ -148,4 +150,27 @@ func recordHistory(t *testing.T, id, name string) {
 		t.Fatal(err)
 	}
 	t.Logf("recorded %d events to %s", len(hist.Events), path)
+}
+
+// TestALaterFailureKeepsTheBestIterationOnTheStack runs an edit whose
+// second act is refused by the model server (HTTP 400, never retried) on
+// the embedded stack: the workflow keeps iteration 1 and exports it, as
+// the in-process runner does, instead of failing the edit.
+func TestALaterFailureKeepsTheBestIterationOnTheStack(t *testing.T) {
+	conn := stack(t)
+	ctx := context.Background()
+	d, blobs := deckgen.Generate(deckgen.Options{Slides: 6, Seed: 1})
+	if err := store.PutBlobs(ctx, conn.Store, blobs); err != nil {
+		t.Fatal(err)
+	}
+	origin, err := store.PutDeck(ctx, conn.Store, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, id := runWorkflow(t, scripted(t, "runner-interrupted.yaml"), origin, "Retitle slide 2 and make it navy.")
+	if res.Outcome != string(policy.Interrupted) || res.Status != acev1.EditStatus_EDIT_STATUS_NOT_MET || res.Selected != 1 ||
+		res.ExportRef == "" || res.FinalSnapshot != res.Iterations[0].Snapshot || !strings.Contains(res.Reason, "Invalid") {
+		t.Fatalf("result %+v", res)
+	}
+	recordHistory(t, id, "edit-interrupted-v2.json")
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/acecanvas/ace/internal/deckio"
+	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/formats/pptx"
 	"github.com/acecanvas/ace/internal/runner"
 	"github.com/acecanvas/ace/internal/shareddecks"
@@ -115,7 +116,7 @@ func BenchmarkRecipeStepShare(b *testing.B) {
 				b.Fatal(err)
 			}
 			share["import"] += time.Since(t)
-			rec, err := runner.Run(ctx, steps, runner.Request{DeckRef: ref, RecipeRef: recipeRef, RecipePath: edit.RecipePath})
+			rec, err := runner.Run(ctx, steps, editloop.Request{DeckRef: ref, RecipeRef: recipeRef, RecipePath: edit.RecipePath})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -20,7 +20,7 @@ import (
 // otherwise; a Redis outage is a miss); render workers the Chromium pool.
 // The returned close function releases them.
 func NewActivities(ctx context.Context, c *Conn, queues []string, renderPool int) (*activities.Activities, func(), error) {
-	steps := &runner.Steps{Store: c.Store}
+	steps := &runner.Steps{Store: c.Store, Beat: activities.Beat}
 	closers := []func(){}
 	closeAll := func() {
 		for i := len(closers) - 1; i >= 0; i-- {

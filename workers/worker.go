@@ -44,13 +44,20 @@ func ParseQueues(s string) ([]string, error) {
 // EditWorkflowName is the registered name of workflows.EditWorkflow.
 const EditWorkflowName = "EditWorkflow"
 
-// register puts on w only what queue q needs: workflow code on edit, the
-// model steps on llm, Render on render, the pure steps and Publish on diff.
+// register puts on w only what queue q needs: the workflow and its local
+// activities (apply, diff, check, progress and publish: short steps run in
+// the workflow's own worker) on edit, the model steps on llm, Render on
+// render, Export on diff.
 func register(w worker.Worker, q string, a *activities.Activities) {
 	act := func(fn any, name string) { w.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name}) }
 	switch q {
 	case "edit":
 		w.RegisterWorkflowWithOptions(workflows.EditWorkflow, workflow.RegisterOptions{Name: EditWorkflowName})
+		act(a.Apply, workflows.ActivityApply)
+		act(a.Diff, workflows.ActivityDiff)
+		act(a.Check, workflows.ActivityCheck)
+		act(a.Progress, workflows.ActivityProgress)
+		act(a.Publish, workflows.ActivityPublish)
 	case "llm":
 		act(a.Route, workflows.ActivityRoute)
 		act(a.Act, workflows.ActivityAct)
@@ -58,12 +65,7 @@ func register(w worker.Worker, q string, a *activities.Activities) {
 	case "render":
 		act(a.Render, workflows.ActivityRender)
 	case "diff":
-		act(a.Apply, workflows.ActivityApply)
-		act(a.Diff, workflows.ActivityDiff)
-		act(a.Check, workflows.ActivityCheck)
 		act(a.Export, workflows.ActivityExport)
-		act(a.Publish, workflows.ActivityPublish)
-		act(a.Progress, workflows.ActivityProgress)
 	}
 }
 

@@ -19,6 +19,11 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/acecanvas/ace/internal/editloop"
+	"github.com/acecanvas/ace/internal/judge"
+	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/recipe"
+	"github.com/acecanvas/ace/internal/route"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 )
 
@@ -30,11 +35,11 @@ type script struct {
 	critiques     []string
 	gates         []bool
 	actErr        error
-	acts          []ActInput
-	exports       []ExportInput
+	acts          []editloop.ActInput
+	exports       []editloop.ExportInput
 	published     []*acev1.EditResult
-	checks        []CheckInput
-	checkFailures []string
+	checks        []editloop.CheckInput
+	checkFailures []recipe.Failure
 	progress      []*acev1.Progress
 	renders       int
 	block         chan struct{} // when set, Act waits on it (for cancel tests)
@@ -46,17 +51,21 @@ func (s *script) register(env *testsuite.TestWorkflowEnvironment) {
 	reg := func(name string, fn any) {
 		env.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
 	}
-	reg(ActivityRoute, func(ctx context.Context, in RouteInput) (RouteOutput, error) {
-		return RouteOutput{Mode: "MICRO_SPATIAL", TargetSlides: []int{0}, Source: "heuristic",
-			AgentInstruction: in.Instruction, Expectations: in.RecipeRef != ""}, nil
+	reg(ActivityRoute, func(ctx context.Context, in editloop.RouteInput) (editloop.RouteOutput, error) {
+		out := editloop.RouteOutput{Decision: route.Decision{Mode: route.Micro, TargetSlides: []int{0}, Source: "heuristic"},
+			AgentInstruction: in.Instruction}
+		if in.RecipeRef != "" {
+			out.Recipe, out.Expectations = "r", 1
+		}
+		return out, nil
 	})
-	reg(ActivityCheck, func(ctx context.Context, in CheckInput) (CheckOutput, error) {
+	reg(ActivityCheck, func(ctx context.Context, in editloop.CheckInput) (editloop.CheckOutput, error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.checks = append(s.checks, in)
-		return CheckOutput{Failures: s.checkFailures}, nil
+		return editloop.CheckOutput{Failures: s.checkFailures, Expectations: 1}, nil
 	})
-	reg(ActivityAct, func(ctx context.Context, in ActInput) (ActOutput, error) {
+	reg(ActivityAct, func(ctx context.Context, in editloop.ActInput) (editloop.ActOutput, error) {
 		s.mu.Lock()
 		s.acts = append(s.acts, in)
 		n := len(s.acts)
@@ -66,52 +75,53 @@ func (s *script) register(env *testsuite.TestWorkflowEnvironment) {
 			select {
 			case <-block:
 			case <-ctx.Done():
-				return ActOutput{}, ctx.Err()
+				return editloop.ActOutput{}, ctx.Err()
 			}
 		}
 		if s.actErr != nil {
-			return ActOutput{}, s.actErr
+			return editloop.ActOutput{}, s.actErr
 		}
 		calls := fmt.Sprintf("calls%d", n)
-		return ActOutput{CallsRef: calls, DeckRef: in.DeckRef + ">" + calls, Calls: 2, Turns: 1,
-			Usage: Usage{Calls: 1, InputTokens: 100, OutputTokens: 10, CostUSD: 0.001}}, nil
+		return editloop.ActOutput{CallsRef: calls, DeckRef: in.DeckRef + ">" + calls, Calls: 2, Turns: 1,
+			LLM: []llm.Call{{Purpose: "act", PromptTokens: 100, CompletionTokens: 10, CostUSD: 0.001, Priced: true}}}, nil
 	})
-	reg(ActivityApply, func(ctx context.Context, in ApplyInput) (ApplyOutput, error) {
+	reg(ActivityApply, func(ctx context.Context, in editloop.ApplyInput) (editloop.ApplyOutput, error) {
 		if got := in.DeckRef + ">" + in.CallsRef; got != in.Expect {
-			return ApplyOutput{}, fmt.Errorf("apply gave %s, act had %s", got, in.Expect)
+			return editloop.ApplyOutput{}, fmt.Errorf("apply gave %s, act had %s", got, in.Expect)
 		}
-		return ApplyOutput{DeckRef: in.Expect, Applied: 2}, nil
+		return editloop.ApplyOutput{DeckRef: in.Expect, Applied: 2}, nil
 	})
-	reg(ActivityRender, func(ctx context.Context, in RenderInput) (RenderOutput, error) {
+	reg(ActivityRender, func(ctx context.Context, in editloop.RenderInput) (editloop.RenderOutput, error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		i := s.renders
 		s.renders++
 		pass := i >= len(s.gates) || s.gates[i]
-		out := RenderOutput{GatePassed: pass, Violations: 1, Rendered: 1}
+		out := editloop.RenderOutput{GatePassed: pass, Violations: 1, Slides: 1}
 		if !pass {
 			out.NewViolations = []string{"text_overflow on s1/t1"}
 			out.Violations++
 		}
 		return out, nil
 	})
-	reg(ActivityDiff, func(ctx context.Context, in DiffInput) (DiffOutput, error) {
-		return DiffOutput{TextRef: "diff:" + in.DeckRef, Distinct: 1, ChangedSlides: []string{"s1"}}, nil
+	reg(ActivityDiff, func(ctx context.Context, in editloop.DiffInput) (editloop.DiffOutput, error) {
+		return editloop.DiffOutput{TextRef: "diff:" + in.DeckRef, Distinct: 1, ChangedSlides: []string{"s1"}}, nil
 	})
-	reg(ActivityJudge, func(ctx context.Context, in JudgeInput) (JudgeOutput, error) {
+	reg(ActivityJudge, func(ctx context.Context, in editloop.JudgeInput) (editloop.JudgeOutput, error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		i := len(s.acts) - 1
 		if i >= len(s.scores) || s.scores[i] == nil {
-			return JudgeOutput{Skipped: true}, nil
+			return editloop.JudgeOutput{Skipped: true}, nil
 		}
-		return JudgeOutput{Score: s.scores[i], Critique: s.critiques[i], Usage: Usage{Calls: 1, InputTokens: 50}}, nil
+		return editloop.JudgeOutput{IF: judge.Verdict{Score: s.scores[i], Reason: s.critiques[i],
+			Calls: []llm.Call{{Purpose: "judge-if", PromptTokens: 50}}}}, nil
 	})
-	reg(ActivityExport, func(ctx context.Context, in ExportInput) (ExportOutput, error) {
+	reg(ActivityExport, func(ctx context.Context, in editloop.ExportInput) (editloop.ExportOutput, error) {
 		s.mu.Lock()
 		s.exports = append(s.exports, in)
 		s.mu.Unlock()
-		return ExportOutput{Ref: "export:" + in.DeckRef, Format: "pptx", Bytes: 10}, nil
+		return editloop.ExportOutput{Ref: "export:" + in.DeckRef, Format: "pptx", Bytes: 10}, nil
 	})
 	reg(ActivityProgress, func(ctx context.Context, ev *acev1.Progress) error {
 		s.mu.Lock()
@@ -165,7 +175,7 @@ func TestRecipeWithoutJudgeStopsAfterOneIterationWhenGatePasses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Iterations) != 1 || res.Status != acev1.EditStatus_EDIT_STATUS_OK || res.Selected != 0 {
+	if len(res.Iterations) != 1 || res.Status != acev1.EditStatus_EDIT_STATUS_OK || res.Selected != 1 {
 		t.Fatalf("want one OK iteration selected, got %d iterations, status %v, selected %d", len(res.Iterations), res.Status, res.Selected)
 	}
 	if res.FinalSnapshot != "d0>calls1" || res.ExportRef != "export:d0>calls1" {
@@ -174,7 +184,7 @@ func TestRecipeWithoutJudgeStopsAfterOneIterationWhenGatePasses(t *testing.T) {
 	if s.acts[0].RecipeRef != "recipe-ref" || len(s.published) != 1 || res.Outcome != "applied" {
 		t.Errorf("act input %+v, %d results published, outcome %q", s.acts[0], len(s.published), res.Outcome)
 	}
-	if len(s.checks) != 1 || s.checks[0].DeckRef != "d0>calls1" || !s.checks[0].GateChecked {
+	if len(s.checks) != 1 || s.checks[0].DeckRef != "d0>calls1" || !s.checks[0].Gate.Checked {
 		t.Errorf("expectations checked on %+v", s.checks)
 	}
 }
@@ -189,13 +199,14 @@ func TestCritiqueIsForwardedVerbatimUntilTauIsReached(t *testing.T) {
 	if len(s.acts) != 3 || len(res.Iterations) != 3 {
 		t.Fatalf("want 3 acts, got %d", len(s.acts))
 	}
-	if s.acts[0].Feedback != "" || s.acts[1].Feedback != "Title is still black." || s.acts[2].Feedback != "Only slide 1 changed." {
-		t.Errorf("feedback not verbatim: %q / %q / %q", s.acts[0].Feedback, s.acts[1].Feedback, s.acts[2].Feedback)
+	if s.acts[0].Feedback != nil || s.acts[1].Feedback.Critique != "Title is still black." || s.acts[2].Feedback.Critique != "Only slide 1 changed." ||
+		s.acts[1].Feedback.Undone || s.acts[2].Feedback.Base != 2 {
+		t.Errorf("feedback not verbatim: %+v / %+v / %+v", s.acts[0].Feedback, s.acts[1].Feedback, s.acts[2].Feedback)
 	}
 	if s.acts[2].DeckRef != "d0>calls1>calls2" {
 		t.Errorf("third act should start from iteration 2's state, got %q", s.acts[2].DeckRef)
 	}
-	if res.Status != acev1.EditStatus_EDIT_STATUS_OK || res.Selected != 2 || res.Usage.InputTokens != 3*100+3*50 {
+	if res.Status != acev1.EditStatus_EDIT_STATUS_OK || res.Selected != 3 || res.Usage.InputTokens != 3*100+3*50 {
 		t.Errorf("status %v selected %d usage %+v", res.Status, res.Selected, res.Usage)
 	}
 	if len(s.progress) != 3 || s.progress[1].Iteration != 2 || *s.progress[1].Score != 3 ||
@@ -214,7 +225,7 @@ func TestScoreDropRollsBackAndStrictPeakPicksTheBest(t *testing.T) {
 	if s.acts[2].DeckRef != "d0>calls1" {
 		t.Errorf("after the drop the loop must restart from iteration 1, got %q", s.acts[2].DeckRef)
 	}
-	if res.Selected != 0 || res.FinalSnapshot != "d0>calls1" || res.Status != acev1.EditStatus_EDIT_STATUS_NOT_MET {
+	if res.Selected != 1 || res.FinalSnapshot != "d0>calls1" || res.Status != acev1.EditStatus_EDIT_STATUS_NOT_MET {
 		t.Errorf("selected %d final %q status %v", res.Selected, res.FinalSnapshot, res.Status)
 	}
 	if got := s.exports[0].DeckRef; got != "d0>calls1" {
@@ -229,16 +240,17 @@ func TestGateFailureRollsBackToOriginAndNeverWins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.acts[1].DeckRef != "d0" || !strings.Contains(s.acts[1].Feedback, "text_overflow on s1/t1") {
-		t.Errorf("second act: base %q feedback %q", s.acts[1].DeckRef, s.acts[1].Feedback)
+	if s.acts[1].DeckRef != "d0" || !s.acts[1].Feedback.Undone || s.acts[1].Feedback.Base != 0 ||
+		len(s.acts[1].Feedback.NewViolations) != 1 || s.acts[1].Feedback.NewViolations[0] != "text_overflow on s1/t1" {
+		t.Errorf("second act: base %q feedback %+v", s.acts[1].DeckRef, s.acts[1].Feedback)
 	}
-	if res.Selected != 1 || res.Iterations[0].GatePassed || res.FinalViolations != 1 {
+	if res.Selected != 2 || res.Iterations[0].GatePassed || res.FinalViolations != 1 {
 		t.Errorf("selected %d iterations %+v violations %d", res.Selected, res.Iterations, res.FinalViolations)
 	}
 }
 
 func TestFailedRecipeExpectationMakesTheEditNotMet(t *testing.T) {
-	s := &script{checkFailures: []string{"line 9: title font is not Inter (s2/4)"}}
+	s := &script{checkFailures: []recipe.Failure{{Kind: "all", Line: 9, Message: "title font is not Inter"}}}
 	req := request()
 	req.Instruction, req.RecipeRef = "", "recipe-ref"
 	_, res, err := run(t, s, req)
@@ -246,7 +258,7 @@ func TestFailedRecipeExpectationMakesTheEditNotMet(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res.Status != acev1.EditStatus_EDIT_STATUS_NOT_MET || res.Outcome != "expectation_failed" ||
-		res.Reason != s.checkFailures[0] || len(res.FailedChecks) != 1 {
+		res.Reason != s.checkFailures[0].String() || len(res.FailedChecks) != 1 {
 		t.Errorf("status %v outcome %q reason %q", res.Status, res.Outcome, res.Reason)
 	}
 }
@@ -346,8 +358,8 @@ func TestLongHistoryContinuesAsNewWithTheLoopState(t *testing.T) {
 	if err := converter.GetDefaultDataConverter().FromPayloads(can.Input, &in); err != nil {
 		t.Fatal(err)
 	}
-	req, st := in.Request, in.Resume
-	if len(st.History) != 1 || st.Base != "d0>calls1" || st.Feedback != "x" || req.JobId != "b1:deck" {
-		t.Errorf("carried state %+v", st)
+	req, rec := in.Request, in.Resume
+	if len(rec.Iterations) != 1 || rec.Iterations[0].Decision.Base != "d0>calls1" || rec.Iterations[0].Decision.Feedback.Critique != "x" || req.JobId != "b1:deck" {
+		t.Errorf("carried record %+v", rec)
 	}
 }

@@ -49,16 +49,27 @@ func llmStepOptions(startToClose time.Duration) workflow.ActivityOptions {
 }
 
 var (
-	optRoute   = llmStepOptions(3 * time.Minute)
-	optAct     = llmStepOptions(10 * time.Minute)
-	optJudge   = llmStepOptions(5 * time.Minute)
-	optApply   = stepOptions(QueueDiff, time.Minute, 0, 5)
-	optRender  = stepOptions(QueueRender, 10*time.Minute, 20*time.Second, 10)
-	optDiff    = stepOptions(QueueDiff, time.Minute, 0, 5)
-	optExport  = stepOptions(QueueDiff, 3*time.Minute, 0, 5)
-	optPublish = stepOptions(QueueDiff, 30*time.Second, 0, 0)
+	optRoute  = llmStepOptions(3 * time.Minute)
+	optAct    = llmStepOptions(10 * time.Minute)
+	optJudge  = llmStepOptions(5 * time.Minute)
+	optRender = stepOptions(QueueRender, 10*time.Minute, 20*time.Second, 10)
+	optExport = stepOptions(QueueDiff, 3*time.Minute, 0, 5)
+	// optPublish publishes the result from the workflow's worker (a local
+	// activity): retried for up to an hour, so a NATS restart delays
+	// the result rather than losing it.
+	optPublish = workflow.LocalActivityOptions{StartToCloseTimeout: 30 * time.Second, ScheduleToCloseTimeout: time.Hour,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second}}
+	// optLocal runs apply, diff and the expectation check as local
+	// activities: a minute each, five tries, bad input never retried.
+	optLocal = workflow.LocalActivityOptions{
+		StartToCloseTimeout:    time.Minute,
+		ScheduleToCloseTimeout: 5 * time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2,
+			MaximumInterval: 30 * time.Second, MaximumAttempts: 5, NonRetryableErrorTypes: nonRetryable},
+	}
 	// Progress events are best effort: a few tries, then the loop goes on.
-	optProgress = stepOptions(QueueDiff, 10*time.Second, 0, 3)
+	optProgress = workflow.LocalActivityOptions{StartToCloseTimeout: 10 * time.Second,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, MaximumAttempts: 3}}
 )
 
 // historyLimit is the event count past which the loop continues as new,

@@ -18,6 +18,7 @@ import (
 
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/outfile"
+	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/recipe"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 	"github.com/acecanvas/ace/workers"
@@ -529,15 +530,16 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 			return &exitError{code: exitFailure, err: fmt.Errorf("batch %s: deck %s was edited but not written: %s", batch, r.Deck, r.NotWritten)}
 		}
 	}
+	var outcomes []policy.Outcome
 	for _, r := range sum.Rows {
-		if r.Status == "failed" {
-			return &exitError{code: exitFailure, err: fmt.Errorf("batch %s: %d of %d decks failed (see %s)", batch, sum.Failed, sum.Decks, filepath.Join(outDir, "summary.txt"))}
-		}
+		o, _ := policy.ParseOutcome(r.Outcome)
+		outcomes = append(outcomes, o)
 	}
-	for _, r := range sum.Rows {
-		if r.Status != "ok" {
-			return &exitError{code: exitNotMet, err: fmt.Errorf("batch %s: some decks did not meet their goal (see %s)", batch, filepath.Join(outDir, "summary.txt"))}
-		}
+	switch policy.BatchExitCode(outcomes) {
+	case policy.ExitFailure:
+		return &exitError{code: exitFailure, err: fmt.Errorf("batch %s: %d of %d decks failed (see %s)", batch, sum.Failed, sum.Decks, filepath.Join(outDir, "summary.txt"))}
+	case policy.ExitNotMet:
+		return &exitError{code: exitNotMet, err: fmt.Errorf("batch %s: some decks did not meet their goal (see %s)", batch, filepath.Join(outDir, "summary.txt"))}
 	}
 	return nil
 }

@@ -17,10 +17,10 @@ import (
 
 	"github.com/acecanvas/ace/internal/deckgen"
 	"github.com/acecanvas/ace/internal/deckio"
+	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/formats/pptx"
 	"github.com/acecanvas/ace/internal/render"
 	"github.com/acecanvas/ace/internal/route"
-	"github.com/acecanvas/ace/internal/runner"
 	"github.com/acecanvas/ace/internal/tools"
 )
 
@@ -261,7 +261,7 @@ func TestEditRecordAndReportPaths(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stdout.String())
 	}
-	var r runner.Record
+	var r editloop.Record
 	if b, err := os.ReadFile(rec); err != nil || json.Unmarshal(b, &r) != nil || r.Outcome != "applied" {
 		t.Fatalf("record in a new directory: %v, outcome %q", err, r.Outcome)
 	}
@@ -485,20 +485,6 @@ func TestRouteIsOneBasedAndWarnsOfClamping(t *testing.T) {
 	}
 	if w := clampWarnings("Move slide 3 to 4.5 cm from the top", 8, route.Decision{}); len(w) != 0 {
 		t.Errorf("no slide beyond the deck, got %q", w)
-	}
-}
-
-// Item 11: the edit page's badge says "applied" like ace batch and the CLI.
-func TestEditReportSaysApplied(t *testing.T) {
-	for outcome, want := range map[string]string{"stopped": "applied", "applied": "applied", "budget": "applied", "gate_blocked": "gate_blocked", "failed": "failed"} {
-		if got := reportOutcome(&runner.Record{Outcome: outcome, Origin: "a", Final: "b"}); got != want {
-			t.Errorf("%s -> %q, want %q", outcome, got, want)
-		}
-	}
-	for _, outcome := range []string{"stopped", "unchanged"} {
-		if got := reportOutcome(&runner.Record{Outcome: outcome, Origin: "a", Final: "a"}); got != "unchanged" {
-			t.Errorf("%s, deck unchanged -> %q", outcome, got)
-		}
 	}
 }
 

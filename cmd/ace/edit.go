@@ -19,6 +19,7 @@ import (
 	"github.com/acecanvas/ace/internal/cache"
 	"github.com/acecanvas/ace/internal/deckio"
 	"github.com/acecanvas/ace/internal/diff"
+	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/outfile"
 	"github.com/acecanvas/ace/internal/policy"
@@ -206,10 +207,10 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 		defer pool.Close()
 		steps.Renderer = pool
 	}
-	rec, runErr := runner.Run(ctx, steps, runner.Request{
+	rec, runErr := runner.Run(ctx, steps, editloop.Request{
 		DeckRef: origin, Instruction: f.instruction, RecipeRef: recipeRef, RecipePath: f.recipePath,
 		Policy:        policy.Config{Tau: f.tau, MaxIterations: f.iterations},
-		MaxAgentTurns: f.maxTurns, VQ: f.vq,
+		MaxAgentTurns: f.maxTurns, VQ: f.vq, ExportFormat: strings.TrimPrefix(strings.ToLower(filepath.Ext(out)), "."),
 	})
 	if ctx.Err() != nil {
 		// Interrupted: write nothing, not even an earlier iteration the
@@ -220,7 +221,7 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	// after the deck itself is written.
 	var notWritten []string
 	if f.recordPath != "" && rec != nil {
-		b, _ := json.MarshalIndent(rec, "", "  ")
+		b, _ := json.MarshalIndent(recordWithCalls(ctx, st, rec), "", "  ")
 		if err := outfile.Write(f.recordPath, append(b, '\n'), f.overwrite); err != nil {
 			notWritten = append(notWritten, fmt.Sprintf("the run record --record %s (%v)", f.recordPath, err))
 		}
@@ -228,7 +229,7 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	if f.jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		_ = enc.Encode(rec)
+		_ = enc.Encode(recordWithCalls(ctx, st, rec))
 	} else {
 		printRecord(stdout, rec)
 	}
@@ -246,13 +247,10 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	// An output asked for with -o is written even when the edit changed
 	// nothing (the deck as it stands, in OUT's format), as ace batch
 	// exports every deck it did not fail; without -o an unchanged deck is
-	// not copied to DECK.edited.EXT.
-	if changed || f.out != "" && rec.Outcome != "failed" {
-		final, err := store.GetDeck(ctx, st, rec.Final)
-		if err != nil {
-			return err
-		}
-		if err := deckio.Save(out, final, store.Assets(ctx, st), f.overwrite); err != nil {
+	// not copied to DECK.edited.EXT. What is written is the loop's export
+	// of the kept deck, byte for byte.
+	if rec.Export.Ref != "" && (changed || f.out != "") {
+		if err := writeExport(ctx, st, rec, out, f.overwrite); err != nil {
 			return fmt.Errorf("edit: write %s: %w", out, err)
 		}
 		if changed {
@@ -263,11 +261,7 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 			fmt.Fprintf(stderr, "ace: edit: %s; wrote the deck unchanged to %s\n", unchangedWhy(rec, pureRecipe), out)
 		}
 	} else if !f.jsonOut {
-		if rec.Outcome == "failed" {
-			fmt.Fprintln(stdout, "nothing written (the original stands)")
-		} else {
-			fmt.Fprintf(stdout, "%s; nothing written (the original stands; pass -o OUT to write a copy anyway)\n", unchangedWhy(rec, pureRecipe))
-		}
+		fmt.Fprintf(stdout, "%s; nothing written (the original stands; pass -o OUT to write a copy anyway)\n", unchangedWhy(rec, pureRecipe))
 	}
 	if f.reportPath != "" {
 		if err := writeEditReport(ctx, f.reportPath, deckPath, out, d, steps, rec, f.overwrite); err != nil {
@@ -277,34 +271,66 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 		}
 	}
 	if len(notWritten) > 0 {
-		msg := "edit: not written: " + strings.Join(notWritten, "; ") + "; give a path in a writable directory and run again"
-		if rec.Outcome == "failed" {
-			msg = rec.Reason + "; " + msg
-		}
-		return errors.New(msg)
+		return errors.New("edit: not written: " + strings.Join(notWritten, "; ") + "; give a path in a writable directory and run again")
 	}
-	if rec.Outcome == "failed" {
-		return errors.New(rec.Reason)
-	}
-	if rec.Outcome == "gate_blocked" || rec.Outcome == "expectation_failed" {
-		return &exitError{code: exitNotMet, err: errors.New(rec.Reason)}
+	if code := rec.Outcome.ExitCode(); code != policy.ExitOK {
+		return &exitError{code: code, err: errors.New(rec.Reason)}
 	}
 	return nil
 }
 
+// writeExport writes the loop's export of the kept deck to out (atomic;
+// a .json deck's pictures go beside it, deckio.WriteEncoded).
+func writeExport(ctx context.Context, st store.Store, rec *editloop.Record, out string, overwrite bool) error {
+	data, err := st.Get(ctx, rec.Export.Ref)
+	if err != nil {
+		return err
+	}
+	final, err := store.GetDeck(ctx, st, rec.Final)
+	if err != nil {
+		return err
+	}
+	return deckio.WriteEncoded(out, data, final, store.Assets(ctx, st), overwrite)
+}
+
+// recordWithCalls is the record as `--record` and `--json` write it: each
+// iteration with its tool calls read back from the store (the loop keeps
+// only their ref).
+func recordWithCalls(ctx context.Context, st store.Store, rec *editloop.Record) any {
+	type iteration struct {
+		editloop.IterationRecord
+		Calls []agent.Call `json:"calls,omitempty"`
+	}
+	type record struct {
+		*editloop.Record
+		Iterations []iteration `json:"iterations"`
+	}
+	out := record{Record: rec, Iterations: []iteration{}}
+	for _, it := range rec.Iterations {
+		x := iteration{IterationRecord: it}
+		if it.CallsRef != "" {
+			if data, err := st.Get(ctx, it.CallsRef); err == nil {
+				_ = json.Unmarshal(data, &x.Calls)
+			}
+		}
+		out.Iterations = append(out.Iterations, x)
+	}
+	return out
+}
+
 // unchangedWhy says in a few words why an edit's result is its input.
-func unchangedWhy(rec *runner.Record, pureRecipe bool) string {
+func unchangedWhy(rec *editloop.Record, pureRecipe bool) string {
 	switch {
-	case rec.Outcome == "unchanged" && pureRecipe:
+	case rec.Outcome == policy.Unchanged && pureRecipe:
 		return "recipe changed nothing"
-	case rec.Outcome == "unchanged":
+	case rec.Outcome == policy.Unchanged:
 		return "the edit changed nothing"
 	}
-	return "no iteration was kept (" + rec.Outcome + ")"
+	return "no iteration was kept (" + string(rec.Outcome) + ")"
 }
 
 // printRecord writes the iteration table, the model calls and the totals.
-func printRecord(w io.Writer, rec *runner.Record) {
+func printRecord(w io.Writer, rec *editloop.Record) {
 	if rec == nil {
 		return
 	}
@@ -324,17 +350,22 @@ func printRecord(w io.Writer, rec *runner.Record) {
 		} else if it.JudgeMissing {
 			score = "missing"
 		}
-		gate := "pass"
+		gate, decision := "pass", "-"
 		switch {
+		case it.Error != "":
+			gate, decision = "-", "step failed"
 		case !it.Rendered:
 			gate = "not rendered"
 		case !it.GatePassed:
 			gate = fmt.Sprintf("FAIL (+%d)", len(it.NewViolations))
 		}
+		if it.Decision != nil {
+			decision = string(it.Decision.Action)
+		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.4f\t%.1f\t%s\n", it.N, score, gate,
-			len(it.ToolCalls), len(it.ToolErrors), it.Turns, it.DiffDistinct,
+			it.ToolCalls, len(it.ToolErrors), it.Turns, it.DiffDistinct,
 			it.Usage.PromptTokens, it.Usage.CachedPromptTokens, it.Usage.CompletionTokens, it.Usage.CostUSD,
-			float64(it.Timings.Total)/1000, it.Decision.Action)
+			float64(it.Timings.Total)/1000, decision)
 	}
 	tw.Flush()
 	for _, it := range rec.Iterations {
@@ -347,12 +378,21 @@ func printRecord(w io.Writer, rec *runner.Record) {
 		for _, e := range it.ToolErrors {
 			fmt.Fprintf(w, "tool error %d (turn %d, %s, %s): %s\n", it.N, e.Turn, e.Tool, e.Kind, e.Message)
 		}
-		for _, e := range it.Errors {
+		for _, e := range it.Notes {
 			fmt.Fprintf(w, "note %d: %s\n", it.N, e)
+		}
+		if it.Error != "" {
+			fmt.Fprintf(w, "failed %d: %s\n", it.N, it.Error)
+		}
+		if it.Decision != nil && it.Decision.Action != policy.Stop {
+			fmt.Fprintf(w, "decision %d: %s: %s\n", it.N, it.Decision.Action, it.Decision.Reason)
 		}
 		for _, e := range it.Warnings {
 			fmt.Fprintf(w, "warning %d: %s\n", it.N, e)
 		}
+	}
+	if rec.ChecksOnOrigin {
+		fmt.Fprintln(w, "expectations: checked on the original deck (no iteration was kept)")
 	}
 	for _, c := range rec.Checks {
 		fmt.Fprintln(w, c.String())
@@ -375,7 +415,7 @@ func printRecord(w io.Writer, rec *runner.Record) {
 		fmt.Fprintf(w, " (+%d calls to models without a price; set ACE_PRICES)", u.Unpriced)
 	}
 	fmt.Fprintf(w, ", %d agent turns, %.1f s\n", rec.AgentTurns, float64(rec.DurationMS)/1000)
-	fmt.Fprintf(w, "outcome: %s: %s\n", rec.Outcome, rec.Reason)
+	fmt.Fprintf(w, "outcome: %s (%s): %s\n", rec.Outcome, rec.Outcome.Wording(), rec.Reason)
 }
 
 func oneBased(idx []int) []int {
@@ -389,7 +429,7 @@ func oneBased(idx []int) []int {
 // writeEditReport renders the record as the HTML page of internal/report
 // and writes it with outfile.Write (a symbolic link at path is replaced
 // only with replaceLink, --force).
-func writeEditReport(ctx context.Context, path, deckPath, outPath string, origin *scenegraph.Deck, steps *runner.Steps, rec *runner.Record, replaceLink bool) error {
+func writeEditReport(ctx context.Context, path, deckPath, outPath string, origin *scenegraph.Deck, steps *runner.Steps, rec *editloop.Record, replaceLink bool) error {
 	final, err := store.GetDeck(ctx, steps.Store, rec.Final)
 	if err != nil {
 		return err
@@ -397,7 +437,7 @@ func writeEditReport(ctx context.Context, path, deckPath, outPath string, origin
 	d := diff.Compute(origin, final)
 	e := report.Edit{
 		Deck: filepath.Base(deckPath), Instruction: rec.Instruction, Recipe: rec.Recipe,
-		Outcome: reportOutcome(rec), Reason: rec.Reason,
+		Outcome: string(rec.Outcome), Reason: rec.Reason,
 		DiffText: d.Text(origin), DiffEntries: d.Distinct, Similarity: d.Score,
 		Usage: report.Usage{Calls: rec.Usage.Calls, PromptTokens: rec.Usage.PromptTokens, CachedTokens: rec.Usage.CachedPromptTokens,
 			CompletionTokens: rec.Usage.CompletionTokens, CostUSD: rec.Usage.CostUSD},
@@ -409,7 +449,7 @@ func writeEditReport(ctx context.Context, path, deckPath, outPath string, origin
 	var act, apply, dif, rend, judge time.Duration
 	for _, it := range rec.Iterations {
 		e.Iterations = append(e.Iterations, report.Iteration{N: it.N, Score: it.Score, VQ: it.VQ, Critique: it.Critique,
-			GatePassed: it.GatePassed, NewViolations: it.NewViolations, Decision: string(it.Decision.Action),
+			GatePassed: it.GatePassed, NewViolations: it.NewViolations, Decision: decisionOf(it),
 			Tokens: it.Usage.PromptTokens + it.Usage.CompletionTokens, CostUSD: it.Usage.CostUSD,
 			Duration: time.Duration(it.Timings.Total) * time.Millisecond, Selected: it.N == rec.Selected})
 		for _, te := range it.ToolErrors {
@@ -428,7 +468,11 @@ func writeEditReport(ctx context.Context, path, deckPath, outPath string, origin
 	e.Timings = append(e.Timings, report.Timing{Step: "act", Duration: act}, report.Timing{Step: "apply", Duration: apply},
 		report.Timing{Step: "diff", Duration: dif}, report.Timing{Step: "render", Duration: rend}, report.Timing{Step: "judge", Duration: judge})
 	for _, c := range rec.Checks {
-		e.Checks = append(e.Checks, report.Check{Name: c.Kind, Passed: false, Message: c.String()})
+		msg := c.String()
+		if rec.ChecksOnOrigin {
+			msg += " (checked on the original deck: no iteration was kept)"
+		}
+		e.Checks = append(e.Checks, report.Check{Name: c.Kind, Passed: false, Message: msg})
 	}
 	if steps.Renderer != nil && rec.Final != rec.Origin {
 		if e.Slides, err = slidePairs(ctx, steps, rec, origin, final); err != nil {
@@ -442,24 +486,19 @@ func writeEditReport(ctx context.Context, path, deckPath, outPath string, origin
 	return outfile.Write(path, buf.Bytes(), replaceLink)
 }
 
-// reportOutcome maps the loop's outcome onto the report's vocabulary.
-func reportOutcome(rec *runner.Record) string {
-	switch rec.Outcome {
-	case "stopped", "applied", "unchanged", "budget", "no_judge", "turn_cap", "interrupted":
-		if rec.Final == rec.Origin {
-			return "unchanged"
-		}
-		return "applied" // the CLI's and ace batch's word for a kept change
-	case "gate_blocked", "expectation_failed":
-		return rec.Outcome
+// decisionOf is an iteration's decision for the report ("step failed"
+// when a step ended it).
+func decisionOf(it editloop.IterationRecord) string {
+	if it.Decision == nil {
+		return "step failed"
 	}
-	return "failed"
+	return string(it.Decision.Action)
 }
 
 // slidePairs renders the changed slides before and after (at most 60) with
 // the loop's own Render step.
-func slidePairs(ctx context.Context, steps *runner.Steps, rec *runner.Record, origin, final *scenegraph.Deck) ([]report.SlidePair, error) {
-	df, err := steps.Diff(ctx, runner.DiffInput{OriginRef: rec.Origin, DeckRef: rec.Final})
+func slidePairs(ctx context.Context, steps *runner.Steps, rec *editloop.Record, origin, final *scenegraph.Deck) ([]report.SlidePair, error) {
+	df, err := steps.Diff(ctx, editloop.DiffInput{OriginRef: rec.Origin, DeckRef: rec.Final})
 	if err != nil {
 		return nil, err
 	}
@@ -468,7 +507,7 @@ func slidePairs(ctx context.Context, steps *runner.Steps, rec *runner.Record, or
 		ids = ids[:60]
 	}
 	images := func(ref string) (map[string][]byte, error) {
-		out, err := steps.Render(ctx, runner.RenderInput{DeckRef: ref, SlideIDs: ids, Images: true})
+		out, err := steps.RenderSlides(ctx, ref, ids, true, 0)
 		if err != nil {
 			return nil, err
 		}

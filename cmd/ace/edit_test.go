@@ -13,8 +13,8 @@ import (
 
 	"github.com/acecanvas/ace/internal/deckgen"
 	"github.com/acecanvas/ace/internal/deckio"
+	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/llm/llmtest"
-	"github.com/acecanvas/ace/internal/runner"
 	"github.com/acecanvas/ace/internal/scenegraph"
 )
 
@@ -64,7 +64,7 @@ func TestEditPrintsUsageAndCostAndWritesTheDeck(t *testing.T) {
 	if n := scenegraph.NewIndex(edited).Node("s2-t5"); n == nil || n.Characters != "Pricing experiments and results" {
 		t.Fatal("the edited deck was not written")
 	}
-	var rec runner.Record
+	var rec editloop.Record
 	rb, err := os.ReadFile(recPath)
 	if err != nil || json.Unmarshal(rb, &rec) != nil || rec.Usage.Calls != 3 || len(rec.Iterations) != 1 {
 		t.Fatalf("record file: %v %+v", err, rec.Usage)

@@ -6,6 +6,8 @@
 package main
 
 import (
+	"github.com/acecanvas/ace/internal/policy"
+
 	"context"
 	"errors"
 	"fmt"
@@ -40,16 +42,16 @@ func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
 // Exit codes: 0 ok, 1 failure, 2 bad input (usage, unreadable deck or recipe),
-// 3 the edit ran but did not meet its goal (expectation failed, gate blocked),
-// 4 the embedded stack a batch had attached to stopped (its owner exited)
+// 3 the edit ran but did not meet its goal; which outcomes give 0, 1 and 3
+// is policy.Outcome.ExitCode, the one mapping (README: exit codes). 4 the embedded stack a batch had attached to stopped (its owner exited)
 // and the batch could not carry on by taking it over (--no-workers, or the
 // servers or workers would not start here; the same command resumes),
 // 128+N stopped by signal N (130 for SIGINT, Ctrl-C; 143 for SIGTERM), the
 // shell convention.
 const (
-	exitFailure   = 1
-	exitBadInput  = 2
-	exitNotMet    = 3
+	exitFailure   = policy.ExitFailure
+	exitBadInput  = policy.ExitBadInput
+	exitNotMet    = policy.ExitNotMet
 	exitStackLost = 4
 )
 

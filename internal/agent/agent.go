@@ -11,6 +11,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/scenegraph"
 )
 
@@ -71,9 +72,11 @@ type Input struct {
 	Deck *scenegraph.Deck
 	// Mode is the CARE context mode; Context the routed context text.
 	Mode, Context string
-	// Instruction is the user's request; Feedback the previous iteration's
-	// wrapped critique (empty on iteration 1).
-	Instruction, Feedback string
+	// Instruction is the user's request.
+	Instruction string
+	// Feedback is what the loop says about the previous iteration: kept or
+	// undone, why, and the judge's critique (nil on iteration 1).
+	Feedback *policy.Feedback
 	// MaxTurns is how many model rounds this step may use (the task's
 	// remaining budget); 0 = DefaultMaxTurns.
 	MaxTurns int

@@ -10,6 +10,7 @@ import (
 	"github.com/acecanvas/ace/internal/deckgen"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/llm/llmtest"
+	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/route"
 	"github.com/acecanvas/ace/internal/scenegraph"
 	"github.com/acecanvas/ace/internal/tools"
@@ -36,7 +37,7 @@ func deck(seed uint64, n int) *scenegraph.Deck {
 
 func TestPrefixDependsOnlyOnTheMode(t *testing.T) {
 	a := agent.Messages(agent.Input{Deck: deck(1, 6), Mode: agent.ModeMicro, Context: `{"slides":[1]}`, Instruction: "one"})
-	b := agent.Messages(agent.Input{Deck: deck(2, 40), Mode: agent.ModeMicro, Context: `{"slides":[2]}`, Instruction: "two", Feedback: "fix it"})
+	b := agent.Messages(agent.Input{Deck: deck(2, 40), Mode: agent.ModeMicro, Context: `{"slides":[2]}`, Instruction: "two", Feedback: &policy.Feedback{Iteration: 1, Base: 1, Critique: "fix it"}})
 	if a[0].Content != b[0].Content {
 		t.Fatal("the system message differs between decks and iterations of the same mode")
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/route"
 )
 
@@ -84,10 +85,14 @@ func Prefix(mode string) string {
 }
 
 // UserMessage is the task-specific part: the deck's size, the routed
-// context, and the instruction. On a correction iteration the original
-// request is kept for reference and the judge's critique, verbatim, is the
-// instruction (ACE §3.3).
-func UserMessage(slideCount int, mode, context, instruction, feedback string) string {
+// context, and the instruction. After an iteration (fb not nil) it says
+// truthfully which deck the context shows: the agent's kept edit after a
+// continue; after a rollback, the original deck or an earlier iteration,
+// that the judged edit was undone and exactly why (the new violations, or
+// the score's fall), with the judge's critique labelled as a critique of
+// the undone attempt and the request restated (ACE §3.3 forwards the
+// critique verbatim; the labels are ours).
+func UserMessage(slideCount int, mode, context, instruction string, fb *policy.Feedback) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Current deck\nThe deck has %d slide(s). ", slideCount)
 	if mode == ModeOff || strings.TrimSpace(context) == "" {
@@ -97,14 +102,55 @@ func UserMessage(slideCount int, mode, context, instruction, feedback string) st
 		b.WriteString(strings.TrimRight(context, "\n"))
 		b.WriteString("\n```\n")
 	}
-	if feedback == "" {
+	instruction = strings.TrimSpace(instruction)
+	if fb == nil {
 		b.WriteString("\n# Instruction\n")
-		b.WriteString(strings.TrimSpace(instruction))
+		b.WriteString(instruction)
 		return b.String()
 	}
 	b.WriteString("\n# Original request\n")
-	b.WriteString(strings.TrimSpace(instruction))
-	b.WriteString("\n\nThe deck above already includes your earlier edits for this request. A reviewer compared it with the original deck and found it not yet done.\n\n# Instruction\nFix what the reviewer's critique below points out, keeping the parts that are already right:\n")
-	b.WriteString(feedback)
+	b.WriteString(instruction)
+	b.WriteString("\n\n# Where this deck stands\n")
+	critique := strings.TrimSpace(fb.Critique)
+	if !fb.Undone {
+		fmt.Fprintf(&b, "The deck above is the result of your edit in iteration %d: every change you made so far is kept in it. "+
+			"A reviewer compared it with the original deck and found the request not yet fully done.\n", fb.Iteration)
+		if critique != "" {
+			fmt.Fprintf(&b, "\n# Reviewer's critique of iteration %d\n%s\n", fb.Iteration, critique)
+		}
+		b.WriteString("\n# Instruction\nFinish the original request on the deck above: fix what the critique points out and keep what is already right. Do not redo changes that are already in the deck.")
+		return b.String()
+	}
+	if fb.Base == 0 {
+		fmt.Fprintf(&b, "The deck above is the ORIGINAL deck. Your edit of iteration %d was undone: none of its changes are in the deck above.", fb.Iteration)
+	} else {
+		fmt.Fprintf(&b, "The deck above is the result of iteration %d, your best attempt so far; its changes are kept. Your later edit of iteration %d was undone: none of its changes are in the deck above.", fb.Base, fb.Iteration)
+	}
+	switch {
+	case len(fb.NewViolations) > 0:
+		fmt.Fprintf(&b, " It was undone because it added %d layout violation(s) that the original deck does not have:\n", len(fb.NewViolations))
+		for _, v := range fb.NewViolations {
+			b.WriteString("- ")
+			b.WriteString(v)
+			b.WriteString("\n")
+		}
+	case fb.ScoreFrom != nil && fb.ScoreTo != nil:
+		fmt.Fprintf(&b, " It was undone because the reviewer's score fell from %.1f (iteration %d) to %.1f (iteration %d).\n", *fb.ScoreFrom, fb.Base, *fb.ScoreTo, fb.Iteration)
+	default:
+		b.WriteString("\n")
+	}
+	if critique != "" {
+		fmt.Fprintf(&b, "\n# Reviewer's critique of the undone attempt (iteration %d)\nThis describes the attempt that was undone, not the deck above.\n%s\n", fb.Iteration, critique)
+	}
+	if fb.Base == 0 {
+		b.WriteString("\n# Instruction\nCarry out the original request again on the deck above, all of it")
+	} else {
+		fmt.Fprintf(&b, "\n# Instruction\nCarry out what the original request still needs on the deck above (iteration %d's changes are already in it)", fb.Base)
+	}
+	if len(fb.NewViolations) > 0 {
+		b.WriteString(", without the layout violations listed above")
+	}
+	b.WriteString(":\n")
+	b.WriteString(instruction)
 	return b.String()
 }

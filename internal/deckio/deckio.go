@@ -242,6 +242,14 @@ func Save(path string, d *sg.Deck, assets sg.AssetSource, overwrite bool) error 
 	if err != nil {
 		return err
 	}
+	return WriteEncoded(path, b, d, assets, overwrite)
+}
+
+// WriteEncoded writes b, the encoding of d in path's format (Encode's
+// output, or an export step's), as Save does: atomically, never over
+// another file unless overwrite is set, with a .json deck's pictures in
+// its AssetsDir.
+func WriteEncoded(path string, b []byte, d *sg.Deck, assets sg.AssetSource, overwrite bool) error {
 	if _, err := os.Stat(path); err == nil && !overwrite {
 		return fmt.Errorf("%s exists: choose another output path (ACE never overwrites a deck in place)", path)
 	}

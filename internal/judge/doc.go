@@ -13,5 +13,5 @@
 //     renderer finds no layout violation the origin did not have.
 //
 // The loop decision on top of these (tau, T, strict-peak rollback,
-// WrapCritique) lives in internal/policy.
+// the feedback after a rollback) lives in internal/policy.
 package judge

@@ -2,6 +2,8 @@ package judge
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/acecanvas/ace/internal/render"
@@ -12,7 +14,7 @@ type GateResult struct {
 	Passed bool `json:"passed"`
 	// New are the violations the origin did not have, one line each
 	// ("text_overflow on slide s2 (s2/5): ..."), forwarded to the agent
-	// with the critique (policy.WrapCritique).
+	// with the critique (policy.Feedback, agent.UserMessage).
 	New []string `json:"new,omitempty"`
 }
 
@@ -28,14 +30,30 @@ func Gate(current, baseline []render.Violation) GateResult {
 	return g
 }
 
-// Describe is a violation as one line for a model.
+// Describe is a violation as one line for a model and a person: kind,
+// slide, node ids, the measured boxes (absolute px: x,y width x height;
+// for an overlap each node's box, for an overflow the box then the text's
+// extent) and the renderer's reason.
 func Describe(v render.Violation) string {
 	s := fmt.Sprintf("%s on slide %s", v.Kind, v.SlideID)
 	if len(v.NodeIDs) > 0 {
 		s += " (" + strings.Join(v.NodeIDs, ", ") + ")"
+	}
+	if len(v.Bounds) > 0 {
+		boxes := make([]string, len(v.Bounds))
+		for i, r := range v.Bounds {
+			boxes[i] = fmt.Sprintf("%s,%s %sx%s", px(r.X), px(r.Y), px(r.Width), px(r.Height))
+			if len(v.Bounds) == len(v.NodeIDs) && len(v.NodeIDs) > 1 {
+				boxes[i] = v.NodeIDs[i] + " at " + boxes[i]
+			}
+		}
+		s += " [box " + strings.Join(boxes, "; ") + " px]"
 	}
 	if v.Reason != "" {
 		s += ": " + v.Reason
 	}
 	return s
 }
+
+// px is a coordinate rounded to whole pixels.
+func px(v float64) string { return strconv.FormatFloat(math.Round(v), 'f', -1, 64) }

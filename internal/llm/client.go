@@ -162,6 +162,12 @@ func (c *Client) Chat(ctx context.Context, req Request) (Response, error) {
 			if v.retry {
 				return finish(Response{}, fmt.Errorf("%s call to %s failed after %d attempts: %w", req.Role, model, attempt+1, v.err))
 			}
+			if ctx.Err() == nil {
+				// The server refused the request as such (a 4xx other than
+				// 408 and 429, a bad key, an unknown model): sending it
+				// again, now or later, cannot help.
+				return finish(Response{}, fmt.Errorf("%s call to %s: %w: %w", req.Role, model, ErrRefused, v.err))
+			}
 			return finish(Response{}, fmt.Errorf("%s call to %s: %w", req.Role, model, v.err))
 		}
 		wait := c.backoff(attempt)

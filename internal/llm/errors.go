@@ -20,6 +20,13 @@ var ErrNoModel = errors.New("no model configured")
 // window. Retrying cannot help, so it is never retried.
 var ErrContextLength = errors.New("prompt exceeds the model's context length")
 
+// ErrRefused means the server refused a request for what it is (HTTP 400,
+// 401, 403, 404, 422 ...: a malformed request, a bad key, an unknown
+// model, a context-length overrun) rather than failing to serve it:
+// retrying the same request cannot help, so callers that retry whole steps
+// (Temporal activities) must not either.
+var ErrRefused = errors.New("request refused by the model server")
+
 // noModelError names the variable to set.
 func noModelError(r Role) error {
 	env := map[Role]string{RoleAgent: "ACE_AGENT_MODEL", RoleJudge: "ACE_JUDGE_MODEL (or ACE_AGENT_MODEL)", RoleRouter: "ACE_ROUTER_MODEL (or ACE_JUDGE_MODEL / ACE_AGENT_MODEL)"}[r]

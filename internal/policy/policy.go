@@ -72,10 +72,37 @@ type Decision struct {
 	// Base is the snapshot the next iteration starts from (the latest one on
 	// Continue, the best earlier one or the origin on Rollback); empty on Stop.
 	Base string `json:"base,omitempty"`
-	// Feedback is the next instruction: the critique verbatim plus the new
-	// violations (WrapCritique); empty on Stop.
-	Feedback string `json:"feedback,omitempty"`
-	Reason   string `json:"reason"`
+	// Feedback is what the next iteration is told about this one; nil on
+	// Stop.
+	Feedback *Feedback `json:"feedback,omitempty"`
+	Reason   string    `json:"reason"`
+}
+
+// Feedback is what the loop tells the agent about the iteration it just
+// judged, so the next prompt says truthfully which deck the agent now
+// sees: its own kept edit after a continue, or, after a rollback, an
+// earlier state with the judged edit undone and why (ACE §3.3 forwards the
+// critique verbatim; after a rollback that critique is of an attempt that
+// is no longer in the deck, so it is labelled as such).
+type Feedback struct {
+	// Iteration is the 1-based iteration the feedback is about.
+	Iteration int `json:"iteration"`
+	// Undone is set when that iteration's edit was rolled back.
+	Undone bool `json:"undone,omitempty"`
+	// Base is the iteration whose result the next deck is: Iteration after
+	// a continue, an earlier one or 0 (the original deck) after a rollback.
+	Base int `json:"base"`
+	// NewViolations are the geometry violations the judged iteration added
+	// (kind, slide, node ids, boxes; one line each): why it was undone
+	// when the gate failed.
+	NewViolations []string `json:"newViolations,omitempty"`
+	// ScoreFrom and ScoreTo are set when the iteration was undone because
+	// the IF score fell from Base's ScoreFrom to ScoreTo.
+	ScoreFrom *float64 `json:"scoreFrom,omitempty"`
+	ScoreTo   *float64 `json:"scoreTo,omitempty"`
+	// Critique is the IF judge's critique of the judged iteration,
+	// verbatim (empty when no judge ran).
+	Critique string `json:"critique,omitempty"`
 }
 
 // Next decides after the last entry of hist. origin is the snapshot the edit
@@ -92,43 +119,47 @@ func Next(cfg Config, origin string, hist []Iteration) Decision {
 	case len(hist) >= cfg.MaxIterations:
 		return Decision{Action: Stop, Reason: fmt.Sprintf("iteration budget T=%d spent", cfg.MaxIterations)}
 	}
-	feedback := WrapCritique(cur.Critique, cur.NewViolations)
+	fb := &Feedback{Iteration: cur.N, Critique: strings.TrimSpace(cur.Critique)}
 	best := bestBefore(hist[:len(hist)-1])
 	switch {
-	case !cur.GatePassed && best >= 0:
-		return Decision{Action: Rollback, Base: hist[best].Snapshot, Feedback: feedback,
-			Reason: fmt.Sprintf("iteration %d added geometry violations; back to iteration %d", cur.N, hist[best].N)}
 	case !cur.GatePassed:
-		return Decision{Action: Rollback, Base: origin, Feedback: feedback,
+		fb.Undone, fb.NewViolations = true, cur.NewViolations
+		if best >= 0 {
+			fb.Base = hist[best].N
+			return Decision{Action: Rollback, Base: hist[best].Snapshot, Feedback: fb,
+				Reason: fmt.Sprintf("iteration %d added geometry violations; back to iteration %d", cur.N, hist[best].N)}
+		}
+		return Decision{Action: Rollback, Base: origin, Feedback: fb,
 			Reason: fmt.Sprintf("iteration %d added geometry violations; back to the origin", cur.N)}
 	case best >= 0 && score(hist[best]) > score(cur):
-		return Decision{Action: Rollback, Base: hist[best].Snapshot, Feedback: feedback,
-			Reason: fmt.Sprintf("IF fell from %.1f to %.1f; back to iteration %d", score(hist[best]), score(cur), hist[best].N)}
+		fb.Undone, fb.Base, fb.ScoreFrom, fb.ScoreTo = true, hist[best].N, hist[best].Score, cur.Score
+		return Decision{Action: Rollback, Base: hist[best].Snapshot, Feedback: fb,
+			Reason: fmt.Sprintf("IF fell from %.1f to %s; back to iteration %d", score(hist[best]), fmtScore(cur.Score), hist[best].N)}
 	}
-	return Decision{Action: Continue, Base: cur.Snapshot, Feedback: feedback,
+	fb.Base = cur.N
+	return Decision{Action: Continue, Base: cur.Snapshot, Feedback: fb,
 		Reason: fmt.Sprintf("IF %s < tau %.1f; continue with the critique", fmtScore(cur.Score), cfg.Tau)}
 }
 
-// Outcome names why the loop stopped when Next said Stop, in the words the
-// runner, the workflow, the CLI and the reports share: "applied" (a recipe
-// without instruction steps changed the deck and the gate passed),
-// "unchanged" (such a recipe matched nothing in this deck), "no_judge"
-// (no model judged), "budget" (T spent below tau) or "stopped" (IF >= tau
-// with the gate passed). reason is "" when Next's reason says it already.
-func Outcome(cfg Config, origin string, hist []Iteration, pureRecipe bool) (outcome, reason string) {
+// StopOutcome names why the loop stopped when Next said Stop: Unchanged
+// (a recipe without instruction steps matched nothing in this deck),
+// Applied (such a recipe changed the deck; the gate passed), NoJudge (no
+// model judged), Budget (T spent below tau) or Stopped (IF >= tau with the
+// gate passed). reason is "" when Next's reason says it already.
+func StopOutcome(cfg Config, origin string, hist []Iteration, pureRecipe bool) (outcome Outcome, reason string) {
 	cfg = cfg.WithDefaults()
 	cur := hist[len(hist)-1]
 	switch {
 	case cur.Score == nil && pureRecipe && cur.Snapshot == origin:
-		return "unchanged", "the recipe changed nothing in this deck: no step matched"
+		return Unchanged, "the recipe changed nothing in this deck: no step matched"
 	case cur.Score == nil && pureRecipe:
-		return "applied", "recipe applied; the geometry gate passed"
+		return Applied, "recipe applied; the geometry gate passed"
 	case cur.Score == nil:
-		return "no_judge", ""
+		return NoJudge, ""
 	case len(hist) >= cfg.MaxIterations && !(cur.GatePassed && *cur.Score >= cfg.Tau):
-		return "budget", ""
+		return Budget, ""
 	}
-	return "stopped", ""
+	return Stopped, ""
 }
 
 // ExpectationsHold is the reason's tail when a recipe's n expectations
@@ -138,16 +169,6 @@ func ExpectationsHold(n int) string {
 		return "; the expectation holds"
 	}
 	return fmt.Sprintf("; all %d expectations hold", n)
-}
-
-// Kept reports whether an outcome counts as the edit doing what was asked
-// (EditStatus OK): applied, unchanged, no_judge, stopped.
-func Kept(outcome string) bool {
-	switch outcome {
-	case "applied", "unchanged", "no_judge", "stopped":
-		return true
-	}
-	return false
 }
 
 // Select is strict-peak selection: among iterations that passed the gate,
@@ -173,26 +194,6 @@ func Select(hist []Iteration) int {
 		return best
 	}
 	return last
-}
-
-// WrapCritique builds the next instruction: the judge's critique verbatim,
-// then the geometry violations the last iteration introduced (ACE §3.3: the
-// critique is forwarded verbatim; ReDeck: violations as text observations).
-func WrapCritique(critique string, newViolations []string) string {
-	var b strings.Builder
-	b.WriteString(strings.TrimSpace(critique))
-	if len(newViolations) > 0 {
-		if b.Len() > 0 {
-			b.WriteString("\n\n")
-		}
-		b.WriteString("The last edit introduced layout problems that must be fixed:\n")
-		for _, v := range newViolations {
-			b.WriteString("- ")
-			b.WriteString(v)
-			b.WriteString("\n")
-		}
-	}
-	return strings.TrimRight(b.String(), "\n")
 }
 
 func bestBefore(hist []Iteration) int {

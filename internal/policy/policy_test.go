@@ -3,6 +3,8 @@ package policy
 import (
 	"strings"
 	"testing"
+
+	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 )
 
 func sc(v float64) *float64 { return &v }
@@ -17,7 +19,7 @@ func TestNextStopsAtTauWhenGatePasses(t *testing.T) {
 func TestNextContinuesBelowTauWithCritiqueVerbatim(t *testing.T) {
 	crit := "The footer overlaps the chart on slide 2; move it down."
 	d := Next(Default, "o", []Iteration{{N: 1, Snapshot: "a", Score: sc(3), GatePassed: true, Critique: crit}})
-	if d.Action != Continue || d.Base != "a" || d.Feedback != crit {
+	if d.Action != Continue || d.Base != "a" || d.Feedback.Critique != crit || d.Feedback.Undone || d.Feedback.Base != 1 {
 		t.Fatalf("want continue from a with the critique verbatim, got %+v", d)
 	}
 }
@@ -27,8 +29,8 @@ func TestNextDoesNotStopOnHighScoreWhenGateFails(t *testing.T) {
 	if d.Action != Rollback || d.Base != "o" {
 		t.Fatalf("want rollback to origin, got %+v", d)
 	}
-	if want := "text_overflow on n3"; !strings.Contains(d.Feedback, want) {
-		t.Fatalf("feedback %q lacks %q", d.Feedback, want)
+	if fb := d.Feedback; !fb.Undone || fb.Base != 0 || len(fb.NewViolations) != 1 || !strings.Contains(fb.NewViolations[0], "text_overflow on n3") {
+		t.Fatalf("feedback %+v does not say the edit was undone for text_overflow on n3", fb)
 	}
 }
 
@@ -88,7 +90,7 @@ func TestOutcomeNamesWhyTheLoopStopped(t *testing.T) {
 		name   string
 		hist   []Iteration
 		recipe bool
-		want   string
+		want   Outcome
 		reason bool
 	}{
 		{"recipe changed the deck", []Iteration{{N: 1, Snapshot: "s1", GatePassed: true}}, true, "applied", true},
@@ -97,12 +99,85 @@ func TestOutcomeNamesWhyTheLoopStopped(t *testing.T) {
 		{"tau reached", []Iteration{{N: 1, Snapshot: "s1", GatePassed: true, Score: sc(4.5)}}, false, "stopped", false},
 		{"budget", []Iteration{{N: 1, Score: sc(2)}, {N: 2, Score: sc(3)}, {N: 3, Score: sc(3)}}, false, "budget", false},
 	} {
-		got, why := Outcome(cfg, "d0", c.hist, c.recipe)
+		got, why := StopOutcome(cfg, "d0", c.hist, c.recipe)
 		if got != c.want || (why != "") != c.reason {
-			t.Errorf("%s: Outcome = %q, %q", c.name, got, why)
+			t.Errorf("%s: StopOutcome = %q, %q", c.name, got, why)
 		}
-		if Kept(got) != (got != "budget") {
-			t.Errorf("%s: Kept(%q) = %v", c.name, got, Kept(got))
+		if got.Met() != (got != Budget) {
+			t.Errorf("%s: %q.Met() = %v", c.name, got, got.Met())
 		}
+	}
+}
+
+func TestNextSaysWhyAnIterationWasUndone(t *testing.T) {
+	h := []Iteration{
+		{N: 1, Snapshot: "a", Score: sc(3), GatePassed: true, Critique: "good start"},
+		{N: 2, Snapshot: "b", Score: sc(2), GatePassed: true, Critique: "slide 7 now reads well"},
+	}
+	d := Next(Default, "o", h)
+	fb := d.Feedback
+	if d.Action != Rollback || d.Base != "a" || !fb.Undone || fb.Iteration != 2 || fb.Base != 1 ||
+		*fb.ScoreFrom != 3 || *fb.ScoreTo != 2 || fb.Critique != "slide 7 now reads well" || len(fb.NewViolations) != 0 {
+		t.Fatalf("want a rollback to iteration 1 saying IF fell from 3 to 2, got %+v %+v", d, fb)
+	}
+	h[1] = Iteration{N: 2, Snapshot: "b", Score: sc(5), GatePassed: false, NewViolations: []string{"overlap on s2"}}
+	d = Next(Default, "o", h)
+	if fb := d.Feedback; d.Action != Rollback || d.Base != "a" || fb.Base != 1 || fb.ScoreFrom != nil || fb.NewViolations[0] != "overlap on s2" {
+		t.Fatalf("want a rollback to iteration 1 for the new violation, got %+v %+v", d, fb)
+	}
+}
+
+// Every outcome has one status, exit code, badge and wording, and the
+// three agree: met is OK, exit 0 and "ok"; ran short is NOT_MET, exit 3
+// and "warn"; failed and canceled keep nothing.
+func TestEveryOutcomeHasOneMapping(t *testing.T) {
+	want := map[Outcome]struct {
+		status acev1.EditStatus
+		exit   int
+		badge  string
+	}{
+		Stopped:           {acev1.EditStatus_EDIT_STATUS_OK, 0, "ok"},
+		Applied:           {acev1.EditStatus_EDIT_STATUS_OK, 0, "ok"},
+		Unchanged:         {acev1.EditStatus_EDIT_STATUS_OK, 0, "ok"},
+		NoJudge:           {acev1.EditStatus_EDIT_STATUS_OK, 0, "ok"},
+		Budget:            {acev1.EditStatus_EDIT_STATUS_NOT_MET, 3, "warn"},
+		TurnCap:           {acev1.EditStatus_EDIT_STATUS_NOT_MET, 3, "warn"},
+		Interrupted:       {acev1.EditStatus_EDIT_STATUS_NOT_MET, 3, "warn"},
+		GateBlocked:       {acev1.EditStatus_EDIT_STATUS_NOT_MET, 3, "warn"},
+		ExpectationFailed: {acev1.EditStatus_EDIT_STATUS_NOT_MET, 3, "warn"},
+		Failed:            {acev1.EditStatus_EDIT_STATUS_FAILED, 1, "bad"},
+		Canceled:          {acev1.EditStatus_EDIT_STATUS_CANCELED, 130, "bad"},
+	}
+	if len(Outcomes) != len(want) {
+		t.Fatalf("%d outcomes listed, %d mapped here", len(Outcomes), len(want))
+	}
+	words := map[string]Outcome{}
+	for _, o := range Outcomes {
+		w, ok := want[o]
+		if !ok {
+			t.Fatalf("outcome %q has no row in this test", o)
+		}
+		if o.Status() != w.status || o.ExitCode() != w.exit || o.Badge() != w.badge {
+			t.Errorf("%s: status %v exit %d badge %s, want %v %d %s", o, o.Status(), o.ExitCode(), o.Badge(), w.status, w.exit, w.badge)
+		}
+		if o.Met() != (w.exit == 0) || o.KeepsEdit() == (o == Failed || o == Canceled) {
+			t.Errorf("%s: Met %v KeepsEdit %v", o, o.Met(), o.KeepsEdit())
+		}
+		if prev, dup := words[o.Wording()]; dup || o.Wording() == string(o) {
+			t.Errorf("%s: wording %q is not its own (shared with %q)", o, o.Wording(), prev)
+		}
+		words[o.Wording()] = o
+		if back, ok := ParseOutcome(string(o)); !ok || back != o {
+			t.Errorf("%s does not parse back", o)
+		}
+	}
+	if got := BatchExitCode([]Outcome{Stopped, Budget, Applied}); got != ExitNotMet {
+		t.Errorf("a batch with a deck over budget exits %d", got)
+	}
+	if got := BatchExitCode([]Outcome{Stopped, Budget, ""}); got != ExitFailure {
+		t.Errorf("a batch with a deck that never ran exits %d", got)
+	}
+	if got := BatchExitCode([]Outcome{Stopped, Unchanged}); got != ExitOK {
+		t.Errorf("a batch of met decks exits %d", got)
 	}
 }

@@ -17,6 +17,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/acecanvas/ace/internal/policy"
 )
 
 // Edit is everything one page shows. Fields left empty are omitted.
@@ -26,7 +28,7 @@ type Edit struct {
 	Instruction string
 	Recipe      string   // recipe name, for recipe edits
 	RecipeSteps []string // what the recipe does, one line per step (its description first)
-	Outcome     string   // "applied" | "unchanged" | "expectation_failed" | "gate_blocked" | "failed" (the runner's outcomes)
+	Outcome     string   // a policy.Outcome
 	Reason      string
 	Slides      []SlidePair
 	DiffText    string  // the JsonDiff tree the judge read
@@ -114,17 +116,24 @@ var funcs = template.FuncMap{
 		return fmt.Sprintf("%d ms", d.Milliseconds())
 	},
 	"pct": func(f float64) string { return fmt.Sprintf("%.1f%%", f*100) },
+	// outcomeClass is the badge of an outcome (policy.Outcome.Badge, the
+	// one mapping); rows still running or queued are "warn".
 	"outcomeClass": func(o string) string {
-		// The runner's outcomes: applied (recipe), stopped (IF >= tau),
-		// no_judge (gate only) are goals met; budget, gate_blocked and
-		// expectation_failed ran but fell short; failed and canceled did not run.
+		if out, ok := policy.ParseOutcome(o); ok {
+			return out.Badge()
+		}
 		switch o {
-		case "succeeded", "unchanged", "applied", "stopped", "no_judge", "ok", "done":
-			return "ok"
-		case "expectation_failed", "gate_blocked", "budget", "interrupted", "pending":
+		case "pending", "running", "queued":
 			return "warn"
 		}
 		return "bad"
+	},
+	// outcomeWords is an outcome in a few words (policy.Outcome.Wording).
+	"outcomeWords": func(o string) string {
+		if out, ok := policy.ParseOutcome(o); ok {
+			return out.Wording()
+		}
+		return o
 	},
 	"join": strings.Join,
 }

@@ -1,13 +1,12 @@
-// Package runner runs ACE's edit loop in process: route, act, apply,
-// render, diff, judge, then continue, roll back or stop (ACE Algorithm 1;
-// DESIGN.md §4), recording every iteration (scores, critique, gate,
-// violations, tool errors, model calls with tokens and cost, timings) in a
-// Record.
+// Package runner holds the edit loop's steps as plain functions (Steps:
+// route, act, apply, diff, render with the gate, judge, check, export)
+// and runs the loop in process (Run: editloop.Run over those steps with
+// direct calls, for `ace edit`).
 //
-// The steps are methods of Steps, each taking one input struct and
-// returning one output struct with snapshot refs (internal/store), never
-// whole decks, so the Temporal activities can call the very same functions
-// and the loop is testable without Temporal. The decision after each
-// iteration and the final pick are internal/policy's Next and Select; this
-// package holds no policy of its own.
+// Each step takes one input struct and returns one output struct of
+// package editloop, with decks, tool calls, diff texts and pictures as
+// store refs (internal/store), never by value. The Temporal activities
+// (package activities) call these very functions, so `ace edit` and an
+// EditWorkflow run the same code and the same loop. This package holds no
+// policy: the sequence is editloop's, the decisions internal/policy's.
 package runner

@@ -6,11 +6,11 @@ import (
 	"strings"
 
 	"github.com/acecanvas/ace/internal/agent"
+	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/route"
 	"github.com/acecanvas/ace/internal/scenegraph"
-	"github.com/acecanvas/ace/internal/store"
 )
 
 // loadRecipe reads and parses the recipe behind ref.
@@ -28,8 +28,8 @@ func (s *Steps) loadRecipe(ctx context.Context, ref, path string) (*recipe.Recip
 // actRecipe compiles the recipe against d (one batch of tool calls, no
 // model) and, when it has instruction steps and an agent model is
 // configured, lets the agent carry them out on the compiled result.
-func (s *Steps) actRecipe(ctx context.Context, d *scenegraph.Deck, in ActInput) (ActOutput, error) {
-	out := ActOutput{DeckRef: in.DeckRef, Mode: string(in.Route.Mode), Stopped: "recipe"}
+func (s *Steps) actRecipe(ctx context.Context, d *scenegraph.Deck, in editloop.ActInput) (actResult, error) {
+	out := actResult{ActOutput: editloop.ActOutput{DeckRef: in.DeckRef, Mode: string(in.Route.Mode), Stopped: "recipe"}}
 	r, err := s.loadRecipe(ctx, in.RecipeRef, in.RecipePath)
 	if err != nil {
 		return out, err
@@ -39,38 +39,41 @@ func (s *Steps) actRecipe(ctx context.Context, d *scenegraph.Deck, in ActInput) 
 	if err != nil {
 		return out, err
 	}
-	out.Calls, out.Warnings, out.Instructions, out.AssetDir = agent.FromToolCalls(plan.Calls), plan.Warnings, plan.Instructions, r.AssetDir
-	cur := plan.Result
-	if cur == nil {
-		cur = d
+	out.calls, out.Warnings, out.AssetDir = agent.FromToolCalls(plan.Calls), plan.Warnings, r.AssetDir
+	out.deck = plan.Result
+	if out.deck == nil {
+		out.deck = d
 	}
-	if len(plan.Instructions) > 0 {
-		// cur is the compiled deck, not yet stored: ContextCached hashes it.
-		text, hit, err := route.ContextCached(ctx, s.Cache, "", cur, in.Route)
-		if err != nil {
-			return out, fmt.Errorf("routed context (%s): %w", in.Route.Mode, err)
-		}
-		box := s.Toolbox
-		if box == nil {
-			box = agent.NewRegistry(opts)
-		}
-		ag := &agent.Agent{LLM: s.LLM, Tools: box, MaxTokens: s.MaxTokens}
-		res, err := ag.Act(ctx, agent.Input{Deck: cur, Base: d, Prior: out.Calls, Mode: string(in.Route.Mode), Context: text,
-			Instruction: strings.Join(plan.Instructions, "\n"), Feedback: in.Feedback, MaxTurns: in.MaxTurns})
-		if res != nil {
-			out.Calls = res.Calls
-			out.Turns, out.Errors, out.LLM, out.Stopped, out.Summary = res.Turns, res.Errors, res.LLM, res.Stopped, res.Summary
-			out.Context, out.ContextCached = len(text), hit
-			cur = res.Deck
-		}
-		if err != nil {
-			return out, err
+	if len(plan.Instructions) == 0 {
+		return out, nil
+	}
+	// The compiled deck is not yet stored: ContextCached hashes it.
+	text, hit, err := route.ContextCached(ctx, s.Cache, "", out.deck, in.Route)
+	if err != nil {
+		return out, fmt.Errorf("routed context (%s): %w", in.Route.Mode, err)
+	}
+	box := s.Toolbox
+	if box == nil {
+		box = agent.NewRegistry(opts)
+	}
+	ag := &agent.Agent{LLM: s.LLM, Tools: box, MaxTokens: s.MaxTokens}
+	res, err := ag.Act(ctx, agent.Input{Deck: out.deck, Base: d, Prior: out.calls, Mode: string(in.Route.Mode), Context: text,
+		Instruction: strings.Join(plan.Instructions, "\n"), Feedback: in.Feedback, MaxTurns: in.MaxTurns})
+	if res != nil {
+		out.calls, out.deck = res.Calls, res.Deck
+		out.Turns, out.Errors, out.LLM, out.Stopped, out.Summary = res.Turns, res.Errors, res.LLM, res.Stopped, res.Summary
+		out.ContextBytes, out.ContextCached = len(text), hit
+	}
+	return out, err
+}
+
+// recipeInstructions are a recipe's instruction steps, in order.
+func recipeInstructions(r *recipe.Recipe) []string {
+	var out []string
+	for _, st := range r.Steps {
+		if st.Instruction != "" {
+			out = append(out, st.Instruction)
 		}
 	}
-	if len(out.Calls) > 0 {
-		if out.DeckRef, err = store.PutDeck(ctx, s.Store, cur); err != nil {
-			return out, fmt.Errorf("store the recipe's snapshot: %w", err)
-		}
-	}
-	return out, nil
+	return out
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/acecanvas/ace/internal/deckgen"
 	"github.com/acecanvas/ace/internal/deckio"
+	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/llm/llmtest"
 	"github.com/acecanvas/ace/internal/policy"
@@ -24,7 +25,7 @@ func repoRoot(t testing.TB) string {
 }
 
 // recipeRun stores deck d and the recipe file and runs it.
-func recipeRun(t *testing.T, steps *runner.Steps, d *scenegraph.Deck, blobs scenegraph.Blobs, recipePath string) *runner.Record {
+func recipeRun(t *testing.T, steps *runner.Steps, d *scenegraph.Deck, blobs scenegraph.Blobs, recipePath string) *editloop.Record {
 	t.Helper()
 	ctx := context.Background()
 	steps.Store = store.NewMemory()
@@ -43,7 +44,7 @@ func recipeRun(t *testing.T, steps *runner.Steps, d *scenegraph.Deck, blobs scen
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := runner.Run(ctx, steps, runner.Request{DeckRef: ref, RecipeRef: rref, RecipePath: recipePath})
+	rec, err := runner.Run(ctx, steps, editloop.Request{DeckRef: ref, RecipeRef: rref, RecipePath: recipePath})
 	if err != nil {
 		t.Fatalf("run: %v\n%s", err, dump(rec))
 	}
@@ -82,7 +83,7 @@ expect:
 		t.Fatalf("record %s", dump(rec))
 	}
 	it := rec.Iterations[0]
-	if !it.Rendered || !it.GatePassed || !it.JudgeSkipped || len(it.ToolCalls) == 0 || rec.Route.Decision.Source != "recipe" {
+	if !it.Rendered || !it.GatePassed || !it.JudgeSkipped || it.ToolCalls == 0 || rec.Route.Decision.Source != "recipe" {
 		t.Fatalf("iteration %s", dump(it))
 	}
 	if txt := deckText(t, steps.Store, rec.Final); strings.Contains(txt, "Northwind") || !strings.Contains(txt, "Acme Insights") {
@@ -171,4 +172,33 @@ expect:
 		t.Fatalf("title %q colour %s", n.Characters, textColour(n))
 	}
 	_ = policy.Default
+}
+
+// A recipe the gate blocks keeps the original, and its expectations are
+// said to be checked on the original deck: no_new_violations holds there
+// (it is not "not rendered"), the others report what the original lacks.
+func TestExpectationsOfABlockedRecipeAreCheckedOnTheOriginal(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "off-slide.yaml")
+	os.WriteFile(p, []byte(`name: titles pushed off the slide
+steps:
+  - for_each: {role: title}
+    tool: move_node
+    args: {nodeId: "${match.id}", x: 1200, y: 40}
+expect:
+  - no_new_violations: true
+  - all: {select: {role: title}, size: 99}
+`), 0o644)
+	d, blobs := deckgen.Generate(deckgen.Options{Slides: 4, Seed: 1})
+	rec := recipeRun(t, &runner.Steps{Renderer: pool}, d, blobs, p)
+	if rec.Outcome != "gate_blocked" || rec.Final != rec.Origin || !rec.ChecksOnOrigin {
+		t.Fatalf("record %s", dump(rec))
+	}
+	if len(rec.Checks) != 1 || rec.Checks[0].Kind != "all" || !strings.Contains(rec.Reason, "checked on the original deck") {
+		t.Fatalf("checks %s, reason %q", dump(rec.Checks), rec.Reason)
+	}
+	for _, c := range rec.Checks {
+		if strings.Contains(c.String(), "not rendered") {
+			t.Fatalf("a rendered deck is called not rendered: %s", c)
+		}
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/acecanvas/ace/internal/agent"
 	"github.com/acecanvas/ace/internal/deckgen"
 	"github.com/acecanvas/ace/internal/deckio"
+	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/llm/llmtest"
 	"github.com/acecanvas/ace/internal/policy"
@@ -86,9 +87,9 @@ func setup(t *testing.T, script string, seed uint64, slides int, tweak func(*llm
 	return &fixture{srv: srv, steps: &runner.Steps{Store: st, LLM: c, Renderer: pool}, origin: ref, deck: d}
 }
 
-func (f *fixture) run(t *testing.T, instruction string, cfg policy.Config) *runner.Record {
+func (f *fixture) run(t *testing.T, instruction string, cfg policy.Config) *editloop.Record {
 	t.Helper()
-	rec, err := runner.Run(context.Background(), f.steps, runner.Request{DeckRef: f.origin, Instruction: instruction, Policy: cfg})
+	rec, err := runner.Run(context.Background(), f.steps, editloop.Request{DeckRef: f.origin, Instruction: instruction, Policy: cfg})
 	if err != nil {
 		t.Fatalf("run: %v\nrecord: %s", err, dump(rec))
 	}
@@ -98,7 +99,7 @@ func (f *fixture) run(t *testing.T, instruction string, cfg policy.Config) *runn
 	return rec
 }
 
-func (f *fixture) final(t *testing.T, rec *runner.Record) *scenegraph.Deck {
+func (f *fixture) final(t *testing.T, rec *editloop.Record) *scenegraph.Deck {
 	t.Helper()
 	d, err := store.GetDeck(context.Background(), f.steps.Store, rec.Final)
 	if err != nil {
@@ -253,7 +254,7 @@ func TestAnIterationWithANewViolationIsNeverReturned(t *testing.T) {
 	}
 	// The violation went back to the agent with the critique.
 	user := f.srv.RequestsFor("agent-m")[1].Chat.Messages[1].Content
-	if !strings.Contains(user, "introduced layout problems") || !strings.Contains(user, bad.NewViolations[0]) {
+	if !strings.Contains(user, "Your edit of iteration 1 was undone") || !strings.Contains(user, bad.NewViolations[0]) {
 		t.Fatalf("violations not forwarded:\n%s", user)
 	}
 }
@@ -358,8 +359,8 @@ func TestFailuresAreHandledAndRecorded(t *testing.T) {
 	if len(toolMsgs) != 4 || !strings.Contains(toolMsgs[0], "unknown tool") || !strings.Contains(toolMsgs[1], "not a valid JSON object") || !strings.Contains(toolMsgs[3], "s3-t6") {
 		t.Fatalf("the follow-up round must carry one tool result per call:\n%s", strings.Join(toolMsgs, "\n"))
 	}
-	if it.Turns != 2 || len(it.ToolCalls) != 2 {
-		t.Fatalf("turns %d, applied calls %s", it.Turns, dump(it.ToolCalls))
+	if it.Turns != 2 || it.ToolCalls != 2 {
+		t.Fatalf("turns %d, applied calls %d", it.Turns, it.ToolCalls)
 	}
 	// 500 on the judge, retried.
 	var judgeCall *llm.Call
@@ -383,7 +384,7 @@ func TestFailuresAreHandledAndRecorded(t *testing.T) {
 
 func TestNoModelFailsFastWithAClearError(t *testing.T) {
 	f := setup(t, "runner-stop-at-4.yaml", 1, 6, func(c *llm.Config) { c.AgentModel, c.JudgeModel, c.RouterModel = "", "", "" })
-	rec, err := runner.Run(context.Background(), f.steps, runner.Request{DeckRef: f.origin, Instruction: "Make titles bold."})
+	rec, err := runner.Run(context.Background(), f.steps, editloop.Request{DeckRef: f.origin, Instruction: "Make titles bold."})
 	if !errors.Is(err, llm.ErrNoModel) || !strings.Contains(err.Error(), "ACE_AGENT_MODEL") {
 		t.Fatalf("want ErrNoModel naming ACE_AGENT_MODEL, got %v", err)
 	}
@@ -435,7 +436,7 @@ steps:
 	}
 	ref, _ := store.PutDeck(ctx, st, d)
 	steps := &runner.Steps{Store: st, LLM: c, Renderer: pool}
-	rec, err := runner.Run(ctx, steps, runner.Request{DeckRef: ref, Instruction: "Retitle slide 2 to 'Agents, simply'."})
+	rec, err := runner.Run(ctx, steps, editloop.Request{DeckRef: ref, Instruction: "Retitle slide 2 to 'Agents, simply'."})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, dump(rec))
 	}
@@ -459,7 +460,7 @@ steps:
 
 func TestContextLengthIsAClearNonRetriedError(t *testing.T) {
 	f := setup(t, "runner-context-length.yaml", 1, 6, nil)
-	rec, err := runner.Run(context.Background(), f.steps, runner.Request{DeckRef: f.origin, Instruction: "Rewrite every slide in French."})
+	rec, err := runner.Run(context.Background(), f.steps, editloop.Request{DeckRef: f.origin, Instruction: "Rewrite every slide in French."})
 	if !errors.Is(err, llm.ErrContextLength) || !strings.Contains(err.Error(), "41210") {
 		t.Fatalf("want ErrContextLength with the server's numbers, got %v", err)
 	}
@@ -475,7 +476,7 @@ func TestJudgeOutageLeavesTheScoreMissingAndIsRecorded(t *testing.T) {
 	f := setup(t, "runner-judge-down.yaml", 1, 6, nil)
 	rec := f.run(t, "Retitle slide 2.", policy.Config{})
 	it := rec.Iterations[0]
-	if it.Score != nil || !it.JudgeMissing || len(it.Errors) == 0 || !strings.Contains(it.Errors[0], "after 5 attempts") {
+	if it.Score != nil || !it.JudgeMissing || len(it.Notes) == 0 || !strings.Contains(it.Notes[0], "after 5 attempts") {
 		t.Fatalf("iteration %s", dump(it))
 	}
 	// Only the gate decided: the edit is kept, and the outcome says so.
@@ -486,7 +487,7 @@ func TestJudgeOutageLeavesTheScoreMissingAndIsRecorded(t *testing.T) {
 
 func TestVQIsReportedNeverAStopSignalAndImagesOnlyForVisualDiffs(t *testing.T) {
 	f := setup(t, "runner-vq.yaml", 1, 6, nil)
-	rec, err := runner.Run(context.Background(), f.steps, runner.Request{DeckRef: f.origin, Instruction: "Crop the logo on slide 1 to a square.", VQ: true})
+	rec, err := runner.Run(context.Background(), f.steps, editloop.Request{DeckRef: f.origin, Instruction: "Crop the logo on slide 1 to a square.", VQ: true})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, dump(rec))
 	}

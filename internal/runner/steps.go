@@ -8,11 +8,12 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/acecanvas/ace/internal/agent"
 	"github.com/acecanvas/ace/internal/cache"
+	"github.com/acecanvas/ace/internal/deckio"
 	"github.com/acecanvas/ace/internal/diff"
+	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/judge"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/recipe"
@@ -43,6 +44,9 @@ type Steps struct {
 	Toolbox agent.Toolbox
 	// MaxTokens per agent completion (0 = agent.DefaultMaxTokens).
 	MaxTokens int
+	// Beat, when set, is told how many slides RenderSlides has rendered so
+	// far (the render activity heartbeats with it).
+	Beat func(ctx context.Context, slides int)
 	// Cache holds routing decisions and routed contexts (route.RouteCached,
 	// route.ContextCached), keyed by the snapshot ref (its content hash),
 	// the instruction and route.SerializerVersion: Redis shared by every
@@ -95,255 +99,268 @@ func (s *Steps) deck(ctx context.Context, ref string) (*scenegraph.Deck, error) 
 	return d, nil
 }
 
-// RouteInput asks CARE for the context slice of an instruction.
-type RouteInput struct {
-	DeckRef     string `json:"deckRef"`
-	Instruction string `json:"instruction"`
-}
-
-// RouteOutput is the routing decision and the router model's calls (none
-// when Cached: the decision came from Steps.Cache).
-type RouteOutput struct {
-	Decision route.Decision `json:"decision"`
-	LLM      []llm.Call     `json:"llm,omitempty"`
-	Cached   bool           `json:"cached,omitempty"`
-}
-
-// Route runs the CARE router: the model router when a router model is
-// configured (it falls back to the heuristic per field), else the heuristic.
-// With Steps.Cache set, a decision for the same snapshot and instruction
-// comes from the cache (route.RouteCached: separate keys for model and
-// heuristic routing; a model failure's heuristic fallback is not cached).
-func (s *Steps) Route(ctx context.Context, in RouteInput) (RouteOutput, error) {
+// Route runs the CARE router (ACE §3.2) and resolves what the agent works
+// on: the instruction, or a recipe's instruction steps when an agent model
+// is configured; a pure recipe needs no routing. The model router runs
+// when a router model is configured (it falls back to the heuristic per
+// field), else the heuristic. With Steps.Cache set, a decision for the
+// same snapshot and instruction comes from the cache (route.RouteCached:
+// separate keys for model and heuristic routing; a model failure's
+// heuristic fallback is not cached). Errors: a recipe that does not parse
+// (*recipe.Error), a natural-language edit without a model (wraps
+// llm.ErrNoModel), an empty instruction.
+func (s *Steps) Route(ctx context.Context, in editloop.RouteInput) (editloop.RouteOutput, error) {
+	var out editloop.RouteOutput
+	x := in.Instruction
+	hasModel := s.LLM.HasModel(llm.RoleAgent)
+	switch {
+	case in.RecipeRef != "":
+		r, err := s.loadRecipe(ctx, in.RecipeRef, in.RecipePath)
+		if err != nil {
+			return out, err
+		}
+		out.Recipe, out.Expectations = r.Name, len(r.Expect)
+		if x == "" && hasModel {
+			x = strings.Join(recipeInstructions(r), "\n")
+		}
+	case !hasModel:
+		_, err := s.LLM.Model(llm.RoleAgent)
+		return out, fmt.Errorf("a natural-language edit needs a model: %w", err)
+	case strings.TrimSpace(x) == "":
+		return out, errors.New("no instruction and no recipe: nothing to do")
+	}
+	out.AgentInstruction = x
+	if x == "" {
+		out.Decision = route.Decision{Mode: route.Off, Source: "recipe", Reason: "a recipe compiles to tool calls; no agent step"}
+		return out, nil
+	}
 	d, err := s.deck(ctx, in.DeckRef)
-	if err != nil {
-		return RouteOutput{}, err
-	}
-	if !s.LLM.HasModel(llm.RoleRouter) {
-		dec, hit := route.RouteCached(ctx, s.Cache, in.DeckRef, in.Instruction, d, nil)
-		return RouteOutput{Decision: dec, Cached: hit}, nil
-	}
-	cl := &llm.Classifier{Client: s.LLM}
-	dec, hit := route.RouteCached(ctx, s.Cache, in.DeckRef, in.Instruction, d, cl)
-	return RouteOutput{Decision: dec, LLM: cl.Calls(), Cached: hit}, nil
-}
-
-// ActInput is one act step on snapshot DeckRef.
-type ActInput struct {
-	DeckRef     string         `json:"deckRef"`
-	Instruction string         `json:"instruction"`
-	Feedback    string         `json:"feedback,omitempty"` // wrapped critique; empty on iteration 1
-	Route       route.Decision `json:"route"`
-	// MaxTurns is the task's remaining agent-turn budget (0 = default 35).
-	MaxTurns int `json:"maxTurns,omitempty"`
-	// RecipeRef is the store ref of a recipe's YAML: the act step compiles
-	// it against the snapshot (no model), then, when the recipe has
-	// instruction steps and a model is configured, the agent carries them
-	// out. RecipePath names it in errors and anchors its asset directory.
-	RecipeRef  string `json:"recipeRef,omitempty"`
-	RecipePath string `json:"recipePath,omitempty"`
-}
-
-// ActOutput is what the agent did: the calls that applied, in order, and
-// the snapshot of its working copy (Apply replays Calls on DeckRef to the
-// same snapshot).
-type ActOutput struct {
-	Calls   []agent.Call      `json:"calls"`
-	DeckRef string            `json:"deckRef"`
-	Turns   int               `json:"turns"`
-	Errors  []agent.ToolError `json:"toolErrors,omitempty"`
-	LLM     []llm.Call        `json:"llm"`
-	Stopped string            `json:"stopped"`
-	Summary string            `json:"summary,omitempty"`
-	Context int               `json:"contextBytes"` // size of the routed context sent
-	// ContextCached says the routed context came from Steps.Cache.
-	ContextCached bool   `json:"contextCached,omitempty"`
-	Mode          string `json:"mode"`
-	// Recipe only: the asset directory Apply must use, the compiler's
-	// warnings and the instruction steps handed to the agent.
-	AssetDir     string   `json:"assetDir,omitempty"`
-	Warnings     []string `json:"warnings,omitempty"`
-	Instructions []string `json:"instructions,omitempty"`
-}
-
-// Act serialises the routed context of the current snapshot (from
-// Steps.Cache when it holds it for this snapshot, mode and targets) and runs
-// the design agent. The error wraps llm.ErrNoModel when no agent model is
-// configured and llm.ErrContextLength when the prompt does not fit.
-func (s *Steps) Act(ctx context.Context, in ActInput) (ActOutput, error) {
-	d, err := s.deck(ctx, in.DeckRef)
-	if err != nil {
-		return ActOutput{}, err
-	}
-	if in.RecipeRef != "" {
-		return s.actRecipe(ctx, d, in)
-	}
-	text, hit, err := route.ContextCached(ctx, s.Cache, in.DeckRef, d, in.Route)
-	if err != nil {
-		return ActOutput{}, fmt.Errorf("routed context (%s): %w", in.Route.Mode, err)
-	}
-	ag := &agent.Agent{LLM: s.LLM, Tools: s.toolbox(), MaxTokens: s.MaxTokens}
-	res, err := ag.Act(ctx, agent.Input{Deck: d, Mode: string(in.Route.Mode), Context: text,
-		Instruction: in.Instruction, Feedback: in.Feedback, MaxTurns: in.MaxTurns})
-	out := ActOutput{DeckRef: in.DeckRef, Context: len(text), ContextCached: hit, Mode: string(in.Route.Mode)}
-	if res != nil {
-		out.Calls, out.Turns, out.Errors, out.LLM, out.Stopped, out.Summary = res.Calls, res.Turns, res.Errors, res.LLM, res.Stopped, res.Summary
-	}
 	if err != nil {
 		return out, err
 	}
-	if len(res.Calls) > 0 {
-		if out.DeckRef, err = store.PutDeck(ctx, s.Store, res.Deck); err != nil {
+	if !s.LLM.HasModel(llm.RoleRouter) {
+		out.Decision, out.Cached = route.RouteCached(ctx, s.Cache, in.DeckRef, x, d, nil)
+		return out, nil
+	}
+	cl := &llm.Classifier{Client: s.LLM}
+	out.Decision, out.Cached = route.RouteCached(ctx, s.Cache, in.DeckRef, x, d, cl)
+	out.LLM = cl.Calls()
+	return out, nil
+}
+
+// Act serialises the routed context of the current snapshot (from
+// Steps.Cache when it holds it for this snapshot, mode and targets) and
+// runs the design agent, or on a recipe's first iteration compiles the
+// recipe (and lets the agent carry out its instruction steps). The calls
+// that applied are stored as JSON (CallsRef) and the agent's working copy
+// as a snapshot. The error wraps llm.ErrNoModel when no agent model is
+// configured, llm.ErrContextLength when the prompt does not fit, and
+// *recipe.Error when a recipe does not compile.
+func (s *Steps) Act(ctx context.Context, in editloop.ActInput) (editloop.ActOutput, error) {
+	d, err := s.deck(ctx, in.DeckRef)
+	if err != nil {
+		return editloop.ActOutput{}, err
+	}
+	var act actResult
+	if in.RecipeRef != "" {
+		act, err = s.actRecipe(ctx, d, in)
+	} else {
+		act, err = s.actAgent(ctx, d, in)
+	}
+	out := act.ActOutput
+	out.Calls = len(act.calls)
+	if err != nil {
+		return out, err
+	}
+	if len(act.calls) > 0 {
+		data, err := json.Marshal(act.calls)
+		if err != nil {
+			return out, err
+		}
+		if out.CallsRef, err = s.Store.Put(ctx, data); err != nil {
+			return out, fmt.Errorf("store the tool calls: %w", err)
+		}
+		if out.DeckRef, err = store.PutDeck(ctx, s.Store, act.deck); err != nil {
 			return out, fmt.Errorf("store the agent's snapshot: %w", err)
 		}
 	}
 	return out, nil
 }
 
-// ApplyInput replays tool calls on a snapshot.
-type ApplyInput struct {
-	DeckRef string       `json:"deckRef"`
-	Calls   []agent.Call `json:"calls"`
-	// AssetDir is a recipe's image library (ActOutput.AssetDir).
-	AssetDir string `json:"assetDir,omitempty"`
+// actResult is an act step before its calls and working copy are stored.
+type actResult struct {
+	editloop.ActOutput
+	calls []agent.Call
+	deck  *scenegraph.Deck
 }
 
-// ApplyOutput is the new snapshot.
-type ApplyOutput struct {
-	DeckRef string `json:"deckRef"`
-	Applied int    `json:"applied"`
+func (s *Steps) actAgent(ctx context.Context, d *scenegraph.Deck, in editloop.ActInput) (actResult, error) {
+	out := actResult{ActOutput: editloop.ActOutput{DeckRef: in.DeckRef, Mode: string(in.Route.Mode)}}
+	text, hit, err := route.ContextCached(ctx, s.Cache, in.DeckRef, d, in.Route)
+	if err != nil {
+		return out, fmt.Errorf("routed context (%s): %w", in.Route.Mode, err)
+	}
+	out.ContextBytes, out.ContextCached = len(text), hit
+	ag := &agent.Agent{LLM: s.LLM, Tools: s.toolbox(), MaxTokens: s.MaxTokens}
+	res, err := ag.Act(ctx, agent.Input{Deck: d, Mode: string(in.Route.Mode), Context: text,
+		Instruction: in.Instruction, Feedback: in.Feedback, MaxTurns: in.MaxTurns})
+	if res != nil {
+		out.calls, out.deck = res.Calls, res.Deck
+		out.Turns, out.Errors, out.LLM, out.Stopped, out.Summary = res.Turns, res.Errors, res.LLM, res.Stopped, res.Summary
+	}
+	return out, err
 }
 
-// Apply runs the calls in order on the snapshot as one atomic commit
-// (tools.Apply) and stores the result and any images the calls added. It
-// is pure and idempotent: the same input gives the same snapshot ref.
-func (s *Steps) Apply(ctx context.Context, in ApplyInput) (ApplyOutput, error) {
-	if len(in.Calls) == 0 {
-		return ApplyOutput{DeckRef: in.DeckRef}, nil
+// Apply replays the calls under CallsRef in order on the snapshot as one
+// atomic commit (tools.Apply) and stores the result and any images the
+// calls added. It is pure and idempotent: the same input gives the same
+// snapshot ref. A result other than in.Expect (Act's working copy) is an
+// error: a tool is not deterministic.
+func (s *Steps) Apply(ctx context.Context, in editloop.ApplyInput) (editloop.ApplyOutput, error) {
+	if in.CallsRef == "" {
+		return editloop.ApplyOutput{DeckRef: in.DeckRef}, nil
+	}
+	data, err := s.Store.Get(ctx, in.CallsRef)
+	if err != nil {
+		return editloop.ApplyOutput{}, fmt.Errorf("tool calls %s: %w", in.CallsRef, err)
+	}
+	var calls []agent.Call
+	if err := json.Unmarshal(data, &calls); err != nil {
+		return editloop.ApplyOutput{}, fmt.Errorf("tool calls %s: %w", in.CallsRef, err)
 	}
 	d, err := s.deck(ctx, in.DeckRef)
 	if err != nil {
-		return ApplyOutput{}, err
+		return editloop.ApplyOutput{}, err
 	}
 	opts := (&recipe.Recipe{AssetDir: in.AssetDir}).ToolOptions(s.toolOptions())
 	opts.Blobs = scenegraph.Blobs{}
-	next, results, err := tools.Apply(d, agent.ToolCalls(in.Calls), opts)
+	next, results, err := tools.Apply(d, agent.ToolCalls(calls), opts)
 	if err != nil {
-		return ApplyOutput{DeckRef: in.DeckRef}, fmt.Errorf("apply %d calls to %s: %w", len(in.Calls), in.DeckRef, err)
+		return editloop.ApplyOutput{DeckRef: in.DeckRef}, fmt.Errorf("apply %d calls to %s: %w", len(calls), in.DeckRef, err)
 	}
 	if err := store.PutBlobs(ctx, s.Store, opts.Blobs); err != nil {
-		return ApplyOutput{}, fmt.Errorf("store images: %w", err)
+		return editloop.ApplyOutput{}, fmt.Errorf("store images: %w", err)
 	}
 	ref, err := store.PutDeck(ctx, s.Store, next)
 	if err != nil {
-		return ApplyOutput{}, fmt.Errorf("store snapshot: %w", err)
+		return editloop.ApplyOutput{}, fmt.Errorf("store snapshot: %w", err)
 	}
-	return ApplyOutput{DeckRef: ref, Applied: len(results)}, nil
+	if in.Expect != "" && ref != in.Expect {
+		return editloop.ApplyOutput{}, fmt.Errorf("%w: replaying the agent's %d calls gave snapshot %s, its working copy was %s", ErrNotDeterministic, len(calls), ref, in.Expect)
+	}
+	return editloop.ApplyOutput{DeckRef: ref, Applied: len(results)}, nil
 }
 
-// RenderInput renders some slides of a snapshot.
-type RenderInput struct {
-	DeckRef string `json:"deckRef"`
-	// SlideIDs to render; nil renders every slide. Ids not in the deck are
-	// skipped.
-	SlideIDs []string `json:"slideIds,omitempty"`
-	// Images stores a PNG per rendered slide.
-	Images bool `json:"images,omitempty"`
-}
+// ErrNotDeterministic is Apply's error when replaying calls does not
+// reproduce the agent's working copy (a tool depends on something outside
+// its input). It is never retried: a replay gives the same result again.
+var ErrNotDeterministic = errors.New("a tool is not deterministic")
 
-// SlideImage is a rendered slide PNG in the store.
-type SlideImage struct {
-	SlideID string `json:"slideId"`
-	Ref     string `json:"ref"`
-}
+// renderChunk is how many slides one renderer call measures; Steps.Beat
+// is told after each chunk, so a long render keeps its activity alive.
+const renderChunk = 8
 
-// RenderOutput holds the measured violations and PNG refs.
-type RenderOutput struct {
-	Violations []render.Violation `json:"violations,omitempty"`
-	Images     []SlideImage       `json:"images,omitempty"`
-	Rendered   int                `json:"rendered"`
-}
-
-// ErrNoRenderer is returned by Render when Steps has no renderer.
-var ErrNoRenderer = errors.New("no renderer configured")
-
-// Render lays out the slides in Chromium and reports violations and PNGs.
-func (s *Steps) Render(ctx context.Context, in RenderInput) (RenderOutput, error) {
+// Render lays out the slides of the new snapshot and of the origin in
+// Chromium (each deck decoded once, slides in chunks with a Beat after
+// each) and evaluates the hard geometry gate: judge.Gate, no violation the
+// origin did not have on the same slides (ReDeck). Without a renderer it
+// returns NotRendered (the gate was not evaluated).
+func (s *Steps) Render(ctx context.Context, in editloop.RenderInput) (editloop.RenderOutput, error) {
 	if s.Renderer == nil {
-		return RenderOutput{}, ErrNoRenderer
+		return editloop.RenderOutput{GatePassed: true, NotRendered: true}, nil
 	}
-	d, err := s.deck(ctx, in.DeckRef)
+	cur, err := s.RenderSlides(ctx, in.DeckRef, in.SlideIDs, in.Images, 0)
 	if err != nil {
-		return RenderOutput{}, err
+		return editloop.RenderOutput{}, err
+	}
+	orig, err := s.RenderSlides(ctx, in.OriginRef, in.SlideIDs, false, cur.Slides)
+	if err != nil {
+		return editloop.RenderOutput{}, fmt.Errorf("origin: %w", err)
+	}
+	g := judge.Gate(cur.Violations, orig.Violations)
+	return editloop.RenderOutput{Slides: cur.Slides, Violations: len(cur.Violations), GatePassed: g.Passed,
+		NewViolations: g.New, Images: cur.Images}, nil
+}
+
+// Rendered is what RenderSlides measured: the violations, a PNG per slide
+// when asked for, and how many slides it rendered.
+type Rendered struct {
+	Violations []render.Violation
+	Images     []editloop.SlideImage
+	Slides     int
+}
+
+// RenderSlides renders the slides ids of snapshot ref (nil: every slide;
+// ids not in the deck are skipped) and stores their PNGs when images is
+// set. done counts slides rendered by an earlier call, for Steps.Beat.
+func (s *Steps) RenderSlides(ctx context.Context, ref string, ids []string, images bool, done int) (Rendered, error) {
+	var out Rendered
+	if s.Renderer == nil {
+		return out, ErrNoRenderer
+	}
+	d, err := s.deck(ctx, ref)
+	if err != nil {
+		return out, err
 	}
 	var idx []int
-	if in.SlideIDs == nil {
+	if ids == nil {
 		for i := range d.Slides {
 			idx = append(idx, i)
 		}
 	} else {
-		for _, id := range in.SlideIDs {
+		for _, id := range ids {
 			if _, i := d.SlideByID(id); i >= 0 {
 				idx = append(idx, i)
 			}
 		}
+		sort.Ints(idx)
 	}
-	if len(idx) == 0 {
-		return RenderOutput{}, nil
-	}
-	sort.Ints(idx)
-	res, err := s.Renderer.Render(ctx, d, store.Assets(ctx, s.Store), render.Request{Slides: idx, Images: in.Images})
-	if err != nil {
-		return RenderOutput{}, fmt.Errorf("render %s: %w", in.DeckRef, err)
-	}
-	out := RenderOutput{Violations: res.Violations, Rendered: len(res.Slides)}
-	for _, sl := range res.Slides {
-		if len(sl.PNG) == 0 {
-			continue
-		}
-		ref, err := s.Store.Put(ctx, sl.PNG)
+	assets := store.Assets(ctx, s.Store)
+	for len(idx) > 0 {
+		n := min(renderChunk, len(idx))
+		res, err := s.Renderer.Render(ctx, d, assets, render.Request{Slides: idx[:n], Images: images})
 		if err != nil {
-			return out, fmt.Errorf("store slide image: %w", err)
+			return out, fmt.Errorf("render %s: %w", ref, err)
 		}
-		out.Images = append(out.Images, SlideImage{SlideID: sl.SlideID, Ref: ref})
+		idx = idx[n:]
+		out.Violations = append(out.Violations, res.Violations...)
+		out.Slides += len(res.Slides)
+		for _, sl := range res.Slides {
+			if len(sl.PNG) == 0 {
+				continue
+			}
+			pref, err := s.Store.Put(ctx, sl.PNG)
+			if err != nil {
+				return out, fmt.Errorf("store slide image: %w", err)
+			}
+			out.Images = append(out.Images, editloop.SlideImage{SlideID: sl.SlideID, Ref: pref})
+		}
+		if s.Beat != nil {
+			s.Beat(ctx, done+out.Slides)
+		}
 	}
 	return out, nil
 }
 
-// DiffInput compares the origin with the current snapshot.
-type DiffInput struct {
-	OriginRef string `json:"originRef"`
-	DeckRef   string `json:"deckRef"`
-}
+// ErrNoRenderer is returned by RenderSlides when Steps has no renderer.
+var ErrNoRenderer = errors.New("no renderer configured")
 
-// DiffOutput is JsonDiff's summary, its text for the judge and the slides
-// it touches.
-type DiffOutput struct {
-	Text          string  `json:"text"`
-	Distinct      int     `json:"distinct"`
-	Score         float64 `json:"score"`
-	Empty         bool    `json:"empty"`
-	TouchesVisual bool    `json:"touchesVisual,omitempty"`
-	// ChangedSlides are the ids of slides whose content changed
-	// (scenegraph.ChangedSlides: current deck order, then removed ones).
-	// AllSlides is set when every slide may look different (the design
-	// tokens changed).
-	ChangedSlides []string `json:"changedSlides,omitempty"`
-	AllSlides     bool     `json:"allSlides,omitempty"`
-}
-
-// Diff computes JsonDiff of origin vs current (ACE App. E).
-func (s *Steps) Diff(ctx context.Context, in DiffInput) (DiffOutput, error) {
+// Diff computes JsonDiff of origin vs current (ACE App. E) and stores its
+// text for the judge (TextRef).
+func (s *Steps) Diff(ctx context.Context, in editloop.DiffInput) (editloop.DiffOutput, error) {
 	origin, err := s.deck(ctx, in.OriginRef)
 	if err != nil {
-		return DiffOutput{}, err
+		return editloop.DiffOutput{}, err
 	}
 	cur, err := s.deck(ctx, in.DeckRef)
 	if err != nil {
-		return DiffOutput{}, err
+		return editloop.DiffOutput{}, err
 	}
 	d := diff.Compute(origin, cur)
-	out := DiffOutput{Text: d.Text(origin), Distinct: d.Distinct, Score: d.Score, Empty: d.Empty(), TouchesVisual: d.TouchesVisual}
+	out := editloop.DiffOutput{Distinct: d.Distinct, Score: d.Score, Empty: d.Empty(), TouchesVisual: d.TouchesVisual}
+	if out.TextRef, err = s.Store.Put(ctx, []byte(d.Text(origin))); err != nil {
+		return out, fmt.Errorf("store the diff text: %w", err)
+	}
 	// Exact, unlike the capped and tolerant JsonDiff: every slide whose
 	// subtree digest changed, then removed slides.
 	out.ChangedSlides = changedSlides(origin, cur)
@@ -353,54 +370,50 @@ func (s *Steps) Diff(ctx context.Context, in DiffInput) (DiffOutput, error) {
 	return out, nil
 }
 
-// JudgeInput asks for the IF (and optionally VQ) verdict on an edit.
-type JudgeInput struct {
-	Instruction string `json:"instruction"`
-	DiffText    string `json:"diffText"`
-	// Images of the changed slides; the IF judge gets them only when
-	// TouchesVisual (ACE App. E), the VQ judge always.
-	Images        []SlideImage `json:"images,omitempty"`
-	TouchesVisual bool         `json:"touchesVisual,omitempty"`
-	VQ            bool         `json:"vq,omitempty"`
-}
-
-// JudgeOutput holds the verdicts. Skipped when no judge model is
-// configured: the geometry gate alone decides (DESIGN.md §6).
-type JudgeOutput struct {
-	IF      judge.Verdict  `json:"if"`
-	VQ      *judge.Verdict `json:"vq,omitempty"`
-	Skipped bool           `json:"skipped,omitempty"`
-}
-
-// Judge runs the IF judge and, when asked, the VQ judge. A VQ failure is
-// recorded in its verdict, never returned: VQ is never a stopping signal.
-func (s *Steps) Judge(ctx context.Context, in JudgeInput) (JudgeOutput, error) {
+// Judge runs the IF judge and, when asked, the VQ judge. It is skipped
+// without a judge model. A model failure (after the client's retries) is
+// a missing score with the problem named, not an error: the loop goes on
+// (and VQ is never a stopping signal). Errors are the store's and
+// cancellation.
+func (s *Steps) Judge(ctx context.Context, in editloop.JudgeInput) (editloop.JudgeOutput, error) {
 	if !s.LLM.HasModel(llm.RoleJudge) || strings.TrimSpace(in.Instruction) == "" {
-		// No judge model, or a pure recipe (its expectations judge it).
-		return JudgeOutput{Skipped: true}, nil
+		return editloop.JudgeOutput{Skipped: true}, nil
+	}
+	var text []byte
+	if in.DiffTextRef != "" {
+		var err error
+		if text, err = s.Store.Get(ctx, in.DiffTextRef); err != nil {
+			return editloop.JudgeOutput{}, fmt.Errorf("diff text %s: %w", in.DiffTextRef, err)
+		}
 	}
 	var imgs []judge.Image
 	for _, im := range in.Images {
 		png, err := s.Store.Get(ctx, im.Ref)
 		if err != nil {
-			return JudgeOutput{}, fmt.Errorf("slide image %s: %w", im.Ref, err)
+			return editloop.JudgeOutput{}, fmt.Errorf("slide image %s: %w", im.Ref, err)
 		}
 		imgs = append(imgs, judge.Image{SlideID: im.SlideID, PNG: png})
 	}
 	j := &judge.Judge{LLM: s.LLM}
-	ifIn := judge.IFInput{Instruction: in.Instruction, Diff: in.DiffText}
+	ifIn := judge.IFInput{Instruction: in.Instruction, Diff: string(text)}
 	if in.TouchesVisual {
 		ifIn.Images = imgs
 	}
-	var out JudgeOutput
+	var out editloop.JudgeOutput
 	v, err := j.IF(ctx, ifIn)
-	out.IF = v
 	if err != nil {
-		return out, fmt.Errorf("IF judge: %w", err)
+		if ctx.Err() != nil {
+			return out, err
+		}
+		v.Score, v.Missing, v.Problem = nil, true, "IF judge: "+err.Error()
 	}
+	out.IF = v
 	if in.VQ {
 		vq, err := j.VQ(ctx, judge.VQInput{Images: imgs})
 		if err != nil {
+			if ctx.Err() != nil {
+				return out, err
+			}
 			vq.Missing, vq.Problem = true, err.Error()
 		}
 		out.VQ = &vq
@@ -408,7 +421,51 @@ func (s *Steps) Judge(ctx context.Context, in JudgeInput) (JudgeOutput, error) {
 	return out, nil
 }
 
-func ms(d time.Duration) int64 { return d.Milliseconds() }
+// Check evaluates the recipe's expectations on the kept snapshot.
+func (s *Steps) Check(ctx context.Context, in editloop.CheckInput) (editloop.CheckOutput, error) {
+	r, err := s.loadRecipe(ctx, in.RecipeRef, in.RecipePath)
+	if err != nil {
+		return editloop.CheckOutput{}, err
+	}
+	d, err := s.deck(ctx, in.DeckRef)
+	if err != nil {
+		return editloop.CheckOutput{}, err
+	}
+	return editloop.CheckOutput{Failures: recipe.Check(r, d, in.Gate), Expectations: len(r.Expect)}, nil
+}
+
+// Export writes the snapshot as a file in the store (deckio.Encode: PPTX
+// patched into the original package, or scene-graph JSON). An empty
+// format is the origin's import format (pptx for a .pptx, else json).
+// Error: a format other than pptx or json (ErrBadFormat).
+func (s *Steps) Export(ctx context.Context, in editloop.ExportInput) (editloop.ExportOutput, error) {
+	d, err := s.deck(ctx, in.DeckRef)
+	if err != nil {
+		return editloop.ExportOutput{}, err
+	}
+	format := strings.ToLower(in.Format)
+	if format == "" {
+		format = "json"
+		if d.Source != nil && d.Source.Format == "pptx" {
+			format = "pptx"
+		}
+	}
+	if format != "pptx" && format != "json" {
+		return editloop.ExportOutput{}, fmt.Errorf("%w %q: use pptx or json", ErrBadFormat, in.Format)
+	}
+	data, err := deckio.Encode("deck."+format, d, store.Assets(ctx, s.Store))
+	if err != nil {
+		return editloop.ExportOutput{}, fmt.Errorf("export %s as %s: %w", in.DeckRef, format, err)
+	}
+	ref, err := s.Store.Put(ctx, data)
+	if err != nil {
+		return editloop.ExportOutput{}, fmt.Errorf("store the export: %w", err)
+	}
+	return editloop.ExportOutput{Ref: ref, Format: format, Bytes: int64(len(data))}, nil
+}
+
+// ErrBadFormat is Export's error for a format other than pptx or json.
+var ErrBadFormat = errors.New("export format")
 
 // changedSlides lists the slides whose subtree digest differs (current
 // deck order), then the removed ones (origin order).

@@ -24,6 +24,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/render"
 	"github.com/acecanvas/ace/internal/runner"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
@@ -308,7 +309,7 @@ func TestRenderWorkerKilledMidRender(t *testing.T) {
 	defer pool.Close()
 	recipeRef := jobs[0].Request.RecipeRef
 	rec, err := runner.Run(ctx, &runner.Steps{Store: conn.Store, Renderer: pool},
-		runner.Request{DeckRef: jobs[0].Request.DeckRef, RecipeRef: recipeRef, RecipePath: jobs[0].Request.RecipePath})
+		editloop.Request{DeckRef: jobs[0].Request.DeckRef, RecipeRef: recipeRef, RecipePath: jobs[0].Request.RecipePath})
 	if err != nil {
 		t.Fatal(err)
 	}

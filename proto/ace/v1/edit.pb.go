@@ -33,7 +33,8 @@ const (
 	EditStatus_EDIT_STATUS_UNSPECIFIED EditStatus = 0
 	// The selected iteration passed the gate (and met tau when judged).
 	EditStatus_EDIT_STATUS_OK EditStatus = 1
-	// The edit ran but nothing passed the gate or the score stayed below tau.
+	// The edit ran but fell short (budget, turn cap, a later step failing,
+	// the gate, an expectation); the kept deck is still exported.
 	EditStatus_EDIT_STATUS_NOT_MET EditStatus = 2
 	// A step failed for good (bad input, retries spent).
 	EditStatus_EDIT_STATUS_FAILED EditStatus = 3
@@ -216,9 +217,14 @@ type EditOptions struct {
 	// Send rendered slide images to the judge.
 	JudgeImages bool `protobuf:"varint,3,opt,name=judge_images,json=judgeImages,proto3" json:"judge_images,omitempty"`
 	// Model names; empty means the configured defaults.
-	AgentModel    string `protobuf:"bytes,4,opt,name=agent_model,json=agentModel,proto3" json:"agent_model,omitempty"`
-	JudgeModel    string `protobuf:"bytes,5,opt,name=judge_model,json=judgeModel,proto3" json:"judge_model,omitempty"`
-	RouterModel   string `protobuf:"bytes,6,opt,name=router_model,json=routerModel,proto3" json:"router_model,omitempty"`
+	AgentModel  string `protobuf:"bytes,4,opt,name=agent_model,json=agentModel,proto3" json:"agent_model,omitempty"`
+	JudgeModel  string `protobuf:"bytes,5,opt,name=judge_model,json=judgeModel,proto3" json:"judge_model,omitempty"`
+	RouterModel string `protobuf:"bytes,6,opt,name=router_model,json=routerModel,proto3" json:"router_model,omitempty"`
+	// Cap on agent turns (model rounds) over the whole edit; 0 means 35.
+	MaxAgentTurns int32 `protobuf:"varint,7,opt,name=max_agent_turns,json=maxAgentTurns,proto3" json:"max_agent_turns,omitempty"`
+	// Also run the visual-quality judge on the changed slides (reported,
+	// never a stopping signal).
+	Vq            bool `protobuf:"varint,8,opt,name=vq,proto3" json:"vq,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -293,6 +299,20 @@ func (x *EditOptions) GetRouterModel() string {
 		return x.RouterModel
 	}
 	return ""
+}
+
+func (x *EditOptions) GetMaxAgentTurns() int32 {
+	if x != nil {
+		return x.MaxAgentTurns
+	}
+	return 0
+}
+
+func (x *EditOptions) GetVq() bool {
+	if x != nil {
+		return x.Vq
+	}
+	return false
 }
 
 // Iteration is one recorded act-apply-render-diff-judge turn.
@@ -485,15 +505,17 @@ type EditResult struct {
 	ExportRef    string       `protobuf:"bytes,8,opt,name=export_ref,json=exportRef,proto3" json:"export_ref,omitempty"`
 	ExportFormat string       `protobuf:"bytes,9,opt,name=export_format,json=exportFormat,proto3" json:"export_format,omitempty"`
 	Iterations   []*Iteration `protobuf:"bytes,10,rep,name=iterations,proto3" json:"iterations,omitempty"`
-	// Index into iterations of the selected one; -1 when the origin stands.
+	// The kept iteration's number n (1-based, as Iteration.n); 0 when the
+	// origin stands.
 	Selected   int32  `protobuf:"varint,11,opt,name=selected,proto3" json:"selected,omitempty"`
 	Usage      *Usage `protobuf:"bytes,12,opt,name=usage,proto3" json:"usage,omitempty"`
 	DurationMs int64  `protobuf:"varint,13,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
 	// Violations of the origin and of the final snapshot.
 	OriginViolations int32 `protobuf:"varint,14,opt,name=origin_violations,json=originViolations,proto3" json:"origin_violations,omitempty"`
 	FinalViolations  int32 `protobuf:"varint,15,opt,name=final_violations,json=finalViolations,proto3" json:"final_violations,omitempty"`
-	// The loop's outcome in the in-process runner's terms: applied, no_judge,
-	// stopped, budget, gate_blocked, expectation_failed, failed, canceled.
+	// Why the edit ended (policy.Outcome): stopped, applied, unchanged,
+	// no_judge, budget, turn_cap, interrupted, gate_blocked,
+	// expectation_failed, failed, canceled. status follows from it.
 	Outcome string `protobuf:"bytes,16,opt,name=outcome,proto3" json:"outcome,omitempty"`
 	// Recipe expectations that failed on the final deck, one line each.
 	FailedChecks  []string `protobuf:"bytes,17,rep,name=failed_checks,json=failedChecks,proto3" json:"failed_checks,omitempty"`
@@ -666,7 +688,7 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"\aoptions\x18\a \x01(\v2\x13.ace.v1.EditOptionsR\aoptions\x12#\n" +
 	"\rexport_format\x18\b \x01(\tR\fexportFormat\x12\x1f\n" +
 	"\vrecipe_path\x18\t \x01(\tR\n" +
-	"recipePath\"\xce\x01\n" +
+	"recipePath\"\x86\x02\n" +
 	"\vEditOptions\x12\x10\n" +
 	"\x03tau\x18\x01 \x01(\x01R\x03tau\x12%\n" +
 	"\x0emax_iterations\x18\x02 \x01(\x05R\rmaxIterations\x12!\n" +
@@ -675,7 +697,9 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"agentModel\x12\x1f\n" +
 	"\vjudge_model\x18\x05 \x01(\tR\n" +
 	"judgeModel\x12!\n" +
-	"\frouter_model\x18\x06 \x01(\tR\vrouterModel\"\xfe\x01\n" +
+	"\frouter_model\x18\x06 \x01(\tR\vrouterModel\x12&\n" +
+	"\x0fmax_agent_turns\x18\a \x01(\x05R\rmaxAgentTurns\x12\x0e\n" +
+	"\x02vq\x18\b \x01(\bR\x02vq\"\xfe\x01\n" +
 	"\tIteration\x12\f\n" +
 	"\x01n\x18\x01 \x01(\x05R\x01n\x12\x1a\n" +
 	"\bsnapshot\x18\x02 \x01(\tR\bsnapshot\x12\x19\n" +

@@ -1,0 +1,168 @@
+package editloop_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/acecanvas/ace/internal/editloop"
+	"github.com/acecanvas/ace/internal/judge"
+	"github.com/acecanvas/ace/internal/policy"
+	"github.com/acecanvas/ace/internal/recipe"
+	"github.com/acecanvas/ace/internal/route"
+)
+
+// fake steps: each act appends ">n" to the base snapshot; scores and gates
+// per iteration; actErr fails the act of iteration failAt.
+type fake struct {
+	scores   []float64
+	gates    []bool
+	failAt   int
+	actErr   error
+	failures []recipe.Failure
+	acts     int
+	iterated int
+	stopAt   int // Iterated returns errStop at this count
+	now      time.Time
+}
+
+var errStop = errors.New("continue as new")
+
+func (f *fake) Route(in editloop.RouteInput) (editloop.RouteOutput, error) {
+	out := editloop.RouteOutput{Decision: route.Decision{Mode: route.Micro}, AgentInstruction: in.Instruction}
+	if in.RecipeRef != "" {
+		out.Expectations = 1
+	}
+	return out, nil
+}
+
+func (f *fake) Act(in editloop.ActInput) (editloop.ActOutput, error) {
+	f.acts++
+	if f.acts == f.failAt {
+		return editloop.ActOutput{}, f.actErr
+	}
+	ref := fmt.Sprintf("%s>%d", in.DeckRef, f.acts)
+	return editloop.ActOutput{CallsRef: "c", Calls: 1, DeckRef: ref, Turns: 1}, nil
+}
+
+func (f *fake) Apply(in editloop.ApplyInput) (editloop.ApplyOutput, error) {
+	return editloop.ApplyOutput{DeckRef: in.Expect, Applied: 1}, nil
+}
+
+func (f *fake) Diff(editloop.DiffInput) (editloop.DiffOutput, error) {
+	return editloop.DiffOutput{Distinct: 1, ChangedSlides: []string{"s1"}}, nil
+}
+
+func (f *fake) Render(editloop.RenderInput) (editloop.RenderOutput, error) {
+	i := f.acts - 1
+	pass := i >= len(f.gates) || f.gates[i]
+	out := editloop.RenderOutput{Slides: 1, GatePassed: pass}
+	if !pass {
+		out.NewViolations = []string{"overlap on slide s1"}
+	}
+	return out, nil
+}
+
+func (f *fake) Judge(editloop.JudgeInput) (editloop.JudgeOutput, error) {
+	s := f.scores[f.acts-1]
+	return editloop.JudgeOutput{IF: judge.Verdict{Score: &s, Reason: fmt.Sprintf("critique %d", f.acts)}}, nil
+}
+
+func (f *fake) Check(editloop.CheckInput) (editloop.CheckOutput, error) {
+	return editloop.CheckOutput{Failures: f.failures, Expectations: 1}, nil
+}
+
+func (f *fake) Export(in editloop.ExportInput) (editloop.ExportOutput, error) {
+	return editloop.ExportOutput{Ref: "file:" + in.DeckRef, Format: "json"}, nil
+}
+
+func (f *fake) Now() time.Time { f.now = f.now.Add(time.Millisecond); return f.now }
+
+func (f *fake) Iterated(*editloop.Record) error {
+	f.iterated++
+	if f.iterated == f.stopAt {
+		return errStop
+	}
+	return nil
+}
+
+func TestALaterStepFailureKeepsTheBestEarlierIteration(t *testing.T) {
+	f := &fake{scores: []float64{3, 2}, failAt: 2, actErr: errors.New("model refused")}
+	rec, err := editloop.Run(f, editloop.Request{DeckRef: "d0", Instruction: "x"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Outcome != policy.Interrupted || rec.Selected != 1 || rec.Final != "d0>1" || rec.Export.Ref != "file:d0>1" {
+		t.Fatalf("outcome %s selected %d final %s export %s", rec.Outcome, rec.Selected, rec.Final, rec.Export.Ref)
+	}
+	if it := rec.Iterations[1]; it.Decision != nil || it.Error != "act: model refused" {
+		t.Fatalf("the failed iteration: decision %+v error %q", it.Decision, it.Error)
+	}
+}
+
+func TestAFailureBeforeAnyKeptIterationFailsTheEdit(t *testing.T) {
+	f := &fake{scores: []float64{5}, gates: []bool{false}, failAt: 2, actErr: errors.New("boom")}
+	rec, err := editloop.Run(f, editloop.Request{DeckRef: "d0", Instruction: "x"}, nil)
+	if err == nil || rec.Outcome != policy.Failed || rec.Final != "d0" || rec.Export.Ref != "" {
+		t.Fatalf("err %v outcome %s final %s export %q", err, rec.Outcome, rec.Final, rec.Export.Ref)
+	}
+}
+
+// Expectations checked after an interruption or a gate block do not turn
+// the outcome into expectation_failed (that would hide why the edit fell
+// short); after a clean stop they do.
+func TestExpectationsDoNotHideWhyAnEditFellShort(t *testing.T) {
+	fail := []recipe.Failure{{Kind: "no_text", Line: 3, Message: "1 node(s) still contain \"x\""}}
+	for _, c := range []struct {
+		name string
+		f    *fake
+		want policy.Outcome
+	}{
+		{"interrupted", &fake{scores: []float64{3, 2}, failAt: 2, actErr: errors.New("down"), failures: fail}, policy.Interrupted},
+		{"gate blocked", &fake{scores: []float64{5, 5, 5}, gates: []bool{false, false, false}, failures: fail}, policy.GateBlocked},
+		{"stopped", &fake{scores: []float64{5}, failures: fail}, policy.ExpectationFailed},
+	} {
+		rec, err := editloop.Run(c.f, editloop.Request{DeckRef: "d0", Instruction: "x", RecipeRef: "r"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Outcome != c.want || len(rec.Checks) != 1 {
+			t.Errorf("%s: outcome %s with %d failed checks, want %s", c.name, rec.Outcome, len(rec.Checks), c.want)
+		}
+		if rec.ChecksOnOrigin != (c.want == policy.GateBlocked) {
+			t.Errorf("%s: checks on origin %v", c.name, rec.ChecksOnOrigin)
+		}
+	}
+}
+
+// An Iterated error ends Run with the record so far (continue-as-new):
+// resuming from that record reaches the same end as an uninterrupted run.
+func TestResumingFromTheRecordFinishesTheSameEdit(t *testing.T) {
+	whole, err := editloop.Run(&fake{scores: []float64{2, 3, 4.5}}, editloop.Request{DeckRef: "d0", Instruction: "x"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fake{scores: []float64{2, 3, 4.5}, stopAt: 1}
+	part, err := editloop.Run(f, editloop.Request{DeckRef: "d0", Instruction: "x"}, nil)
+	if !errors.Is(err, errStop) || len(part.Iterations) != 1 {
+		t.Fatalf("err %v after %d iterations", err, len(part.Iterations))
+	}
+	f.stopAt = 0
+	rest, err := editloop.Run(f, editloop.Request{DeckRef: "d0", Instruction: "x"}, part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rest.Outcome != whole.Outcome || rest.Final != whole.Final || rest.Selected != whole.Selected || len(rest.Iterations) != 3 {
+		t.Fatalf("resumed %s %s %d (%d iterations), whole %s %s %d", rest.Outcome, rest.Final, rest.Selected, len(rest.Iterations),
+			whole.Outcome, whole.Final, whole.Selected)
+	}
+}
+
+func TestACanceledStepCancelsTheEdit(t *testing.T) {
+	f := &fake{scores: []float64{3}, failAt: 2, actErr: fmt.Errorf("%w: context canceled", editloop.ErrCanceled)}
+	rec, err := editloop.Run(f, editloop.Request{DeckRef: "d0", Instruction: "x"}, nil)
+	if !errors.Is(err, editloop.ErrCanceled) || rec.Outcome != policy.Canceled || rec.Export.Ref != "" {
+		t.Fatalf("err %v outcome %s export %q", err, rec.Outcome, rec.Export.Ref)
+	}
+}

@@ -1,0 +1,153 @@
+package editloop
+
+import (
+	"github.com/acecanvas/ace/internal/agent"
+	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/policy"
+	"github.com/acecanvas/ace/internal/recipe"
+	"github.com/acecanvas/ace/internal/route"
+)
+
+// Record is the full account of one edit, the same in process and in a
+// workflow: `ace edit --record` writes it as JSON, the workflow carries it
+// across continue-as-new and publishes its EditResult from it.
+type Record struct {
+	Instruction string `json:"instruction,omitempty"`
+	// Recipe is the recipe's name for a recipe edit.
+	Recipe string `json:"recipe,omitempty"`
+	Origin string `json:"origin"` // snapshot ref
+	// Final is the kept snapshot (the origin when no iteration is kept);
+	// Selected is the kept iteration's number N (1-based, as in
+	// Iterations), 0 when the origin stands. One numbering everywhere.
+	Final    string         `json:"final"`
+	Selected int            `json:"selected"`
+	Outcome  policy.Outcome `json:"outcome"`
+	Reason   string         `json:"reason"`
+
+	// Checks are the recipe expectations that failed on the kept deck;
+	// Expectations how many the recipe has. ChecksOnOrigin says they were
+	// evaluated on the original deck because no iteration was kept.
+	Checks         []recipe.Failure `json:"failedChecks,omitempty"`
+	Expectations   int              `json:"expectations,omitempty"`
+	ChecksOnOrigin bool             `json:"checksOnOrigin,omitempty"`
+
+	Route      RouteRecord       `json:"route"`
+	Iterations []IterationRecord `json:"iterations"`
+	// Export is the kept deck as a file in the store (empty when nothing
+	// is kept: failed or canceled).
+	Export ExportOutput `json:"export"`
+	// Usage sums every model call of the edit: router, agent and judges.
+	Usage      llm.Usage     `json:"usage"`
+	Policy     policy.Config `json:"policy"`
+	AgentTurns int           `json:"agentTurns"`
+	// StartedUnixMS is when the edit began (ms since 1970, the loop's
+	// clock); DurationMS its wall time to the end of export.
+	StartedUnixMS int64  `json:"startedUnixMs"`
+	DurationMS    int64  `json:"durationMs"`
+	Error         string `json:"error,omitempty"`
+}
+
+// RouteRecord is the CARE decision.
+type RouteRecord struct {
+	Decision route.Decision `json:"decision"`
+	// AgentInstruction is what the agent works on and the judge scores
+	// (RouteOutput.AgentInstruction).
+	AgentInstruction string     `json:"agentInstruction,omitempty"`
+	LLM              []llm.Call `json:"llm,omitempty"`
+	DurationMS       int64      `json:"durationMs"`
+	// Cached says the decision came from the route cache (no router call).
+	Cached bool `json:"cached,omitempty"`
+}
+
+// IterationRecord is one act-apply-diff-render-judge iteration.
+type IterationRecord struct {
+	N int `json:"n"` // 1-based
+	// Base is the snapshot the iteration started from; Feedback what the
+	// agent was told about the previous iteration (nil on iteration 1).
+	Base     string           `json:"base"`
+	Feedback *policy.Feedback `json:"feedback,omitempty"`
+	Snapshot string           `json:"snapshot,omitempty"`
+
+	Mode         string `json:"mode,omitempty"`
+	ContextBytes int    `json:"contextBytes,omitempty"`
+	Turns        int    `json:"turns"`
+	ActStopped   string `json:"actStopped,omitempty"`
+	// ToolCalls is how many calls applied; CallsRef their JSON in the
+	// store (a list of agent.Call).
+	ToolCalls  int               `json:"toolCalls"`
+	CallsRef   string            `json:"callsRef,omitempty"`
+	ToolErrors []agent.ToolError `json:"toolErrors,omitempty"`
+	// Warnings from a recipe's compiler (e.g. instruction steps skipped).
+	Warnings []string `json:"warnings,omitempty"`
+
+	DiffDistinct  int      `json:"diffDistinct"`
+	DiffEmpty     bool     `json:"diffEmpty,omitempty"`
+	DiffTextRef   string   `json:"diffTextRef,omitempty"`
+	TouchesVisual bool     `json:"touchesVisual,omitempty"`
+	ChangedSlides []string `json:"changedSlides,omitempty"`
+
+	// Rendered is false when no renderer ran: the gate was not evaluated
+	// (and Notes says so).
+	Rendered      bool     `json:"rendered"`
+	Violations    int      `json:"violations"`
+	GatePassed    bool     `json:"gatePassed"`
+	NewViolations []string `json:"newViolations,omitempty"`
+
+	Score        *float64 `json:"score,omitempty"`
+	Critique     string   `json:"critique,omitempty"`
+	JudgeSkipped bool     `json:"judgeSkipped,omitempty"`
+	JudgeMissing bool     `json:"judgeMissing,omitempty"`
+	JudgeProblem string   `json:"judgeProblem,omitempty"`
+	VQ           *float64 `json:"vq,omitempty"`
+	VQReason     string   `json:"vqReason,omitempty"`
+
+	// Decision is nil when the iteration ended in a step failure.
+	Decision *policy.Decision `json:"decision,omitempty"`
+	LLM      []llm.Call       `json:"llm,omitempty"`
+	Usage    llm.Usage        `json:"usage"`
+	Timings  Timings          `json:"timingsMs"`
+	// Error is the step failure that ended the iteration, if any.
+	Error string `json:"error,omitempty"`
+	// Notes are conditions the loop went on through (a judge outage, no
+	// renderer configured).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Timings per step, ms of the loop's clock.
+type Timings struct {
+	Act    int64 `json:"act"`
+	Apply  int64 `json:"apply"`
+	Diff   int64 `json:"diff"`
+	Render int64 `json:"render"`
+	Judge  int64 `json:"judge"`
+	Total  int64 `json:"total"`
+}
+
+// Calls returns every model call of the edit in order.
+func (r *Record) Calls() []llm.Call {
+	out := append([]llm.Call(nil), r.Route.LLM...)
+	for _, it := range r.Iterations {
+		out = append(out, it.LLM...)
+	}
+	return out
+}
+
+// Kept is the selected iteration, nil when the origin stands.
+func (r *Record) Kept() *IterationRecord {
+	if r.Selected < 1 || r.Selected > len(r.Iterations) {
+		return nil
+	}
+	return &r.Iterations[r.Selected-1]
+}
+
+// history is the policy's view of the iterations that completed.
+func (r *Record) history() []policy.Iteration {
+	var h []policy.Iteration
+	for _, it := range r.Iterations {
+		if it.Error != "" {
+			continue
+		}
+		h = append(h, iterationOf(it))
+	}
+	return h
+}

@@ -1,0 +1,234 @@
+package editloop
+
+import (
+	"time"
+
+	"github.com/acecanvas/ace/internal/agent"
+	"github.com/acecanvas/ace/internal/judge"
+	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/policy"
+	"github.com/acecanvas/ace/internal/recipe"
+	"github.com/acecanvas/ace/internal/route"
+)
+
+// Steps are the loop's steps. internal/runner implements them with direct
+// calls (`ace edit`); workflows implements them with Temporal activities,
+// each step on its task queue. Every input and output refers to decks,
+// tool calls, diff texts and pictures by store ref (content hashes), never
+// by value, so workflow payloads stay small and every step is idempotent.
+//
+// A step returns an error only when it could not do its work after its
+// own retries; the loop decides what that means for the edit. An error
+// that wraps ErrCanceled is a cancellation, never retried or survived.
+type Steps interface {
+	// Route runs CARE once per edit (ACE §3.2) and resolves what the agent
+	// works on (the instruction, or a recipe's instruction steps).
+	Route(RouteInput) (RouteOutput, error)
+	// Act is one agent step (or, on iteration 1 of a recipe, its compile).
+	Act(ActInput) (ActOutput, error)
+	// Apply replays Act's calls on the base snapshot as one atomic commit
+	// and must reproduce Act's working copy.
+	Apply(ApplyInput) (ApplyOutput, error)
+	// Diff is JsonDiff of the origin against the new snapshot (ACE App. E).
+	Diff(DiffInput) (DiffOutput, error)
+	// Render measures the changed slides of the new snapshot and of the
+	// origin and evaluates the hard geometry gate (ReDeck: no new
+	// violations).
+	Render(RenderInput) (RenderOutput, error)
+	// Judge scores the edit 0-5 with a critique (ACE §3.3), and VQ when
+	// asked. A judge model outage is a missing score, not an error.
+	Judge(JudgeInput) (JudgeOutput, error)
+	// Check evaluates a recipe's expectations on the kept deck.
+	Check(CheckInput) (CheckOutput, error)
+	// Export writes the kept deck as a file in the store.
+	Export(ExportInput) (ExportOutput, error)
+	// Now is the clock of the loop: the wall clock in process,
+	// workflow.Now in a workflow (deterministic on replay).
+	Now() time.Time
+	// Iterated is told after each iteration is recorded with its decision.
+	// The workflow publishes progress there and continues as new when its
+	// history grows long (a non-nil error ends Run and is returned as is).
+	Iterated(rec *Record) error
+}
+
+// RouteInput asks for the routing decision of an edit.
+type RouteInput struct {
+	DeckRef     string `json:"deckRef"`
+	Instruction string `json:"instruction,omitempty"`
+	// RecipeRef is the store ref of a recipe's YAML; RecipePath names it
+	// in errors and anchors its asset directory.
+	RecipeRef  string `json:"recipeRef,omitempty"`
+	RecipePath string `json:"recipePath,omitempty"`
+}
+
+// RouteOutput is the CARE decision and what the agent works on.
+type RouteOutput struct {
+	Decision route.Decision `json:"decision"`
+	// AgentInstruction is what Act and Judge work on: the instruction, or
+	// a recipe's instruction steps when an agent model is configured;
+	// empty for a pure recipe (one iteration, no judge).
+	AgentInstruction string `json:"agentInstruction,omitempty"`
+	// Recipe is the recipe's name; Expectations how many it has.
+	Recipe       string     `json:"recipe,omitempty"`
+	Expectations int        `json:"expectations,omitempty"`
+	LLM          []llm.Call `json:"llm,omitempty"`
+	// Cached says the decision came from the route cache (no router call).
+	Cached bool `json:"cached,omitempty"`
+}
+
+// ActInput is one act step on snapshot DeckRef.
+type ActInput struct {
+	DeckRef     string         `json:"deckRef"`
+	Instruction string         `json:"instruction"`
+	Route       route.Decision `json:"route"`
+	// Feedback is what the agent is told about the previous iteration (nil
+	// on iteration 1).
+	Feedback *policy.Feedback `json:"feedback,omitempty"`
+	// MaxTurns is the edit's remaining agent-turn budget.
+	MaxTurns int `json:"maxTurns,omitempty"`
+	// RecipeRef, on iteration 1 of a recipe edit: the step compiles the
+	// recipe against the snapshot (no model), then the agent carries out
+	// its instruction steps when it has any and a model is configured.
+	RecipeRef  string `json:"recipeRef,omitempty"`
+	RecipePath string `json:"recipePath,omitempty"`
+}
+
+// ActOutput is what the agent did: the calls that applied (JSON in the
+// store under CallsRef) and the snapshot of its working copy, which Apply
+// must reproduce.
+type ActOutput struct {
+	CallsRef string            `json:"callsRef,omitempty"`
+	Calls    int               `json:"calls"`
+	DeckRef  string            `json:"deckRef"`
+	Turns    int               `json:"turns"`
+	Errors   []agent.ToolError `json:"toolErrors,omitempty"`
+	LLM      []llm.Call        `json:"llm,omitempty"`
+	// Stopped says why the agent step ended (agent.Output.Stopped, or
+	// "recipe").
+	Stopped string `json:"stopped,omitempty"`
+	Summary string `json:"summary,omitempty"`
+	// ContextBytes is the size of the routed context sent; ContextCached
+	// says it came from the route cache.
+	ContextBytes  int    `json:"contextBytes,omitempty"`
+	ContextCached bool   `json:"contextCached,omitempty"`
+	Mode          string `json:"mode,omitempty"`
+	// Recipe only: the asset directory Apply must use and the compiler's
+	// warnings.
+	AssetDir string   `json:"assetDir,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// ApplyInput replays the calls under CallsRef on snapshot DeckRef.
+type ApplyInput struct {
+	DeckRef  string `json:"deckRef"`
+	CallsRef string `json:"callsRef,omitempty"`
+	AssetDir string `json:"assetDir,omitempty"`
+	// Expect is Act's working copy; a different result means a tool is not
+	// deterministic, which is an error.
+	Expect string `json:"expect,omitempty"`
+}
+
+// ApplyOutput is the new snapshot.
+type ApplyOutput struct {
+	DeckRef string `json:"deckRef"`
+	Applied int    `json:"applied"`
+}
+
+// DiffInput compares the origin with the current snapshot.
+type DiffInput struct {
+	OriginRef string `json:"originRef"`
+	DeckRef   string `json:"deckRef"`
+}
+
+// DiffOutput is JsonDiff's summary, a ref to its text for the judge, and
+// the slides the edit touched.
+type DiffOutput struct {
+	TextRef       string  `json:"textRef,omitempty"`
+	Distinct      int     `json:"distinct"`
+	Score         float64 `json:"score"`
+	Empty         bool    `json:"empty,omitempty"`
+	TouchesVisual bool    `json:"touchesVisual,omitempty"`
+	// ChangedSlides are the ids of slides whose content changed (current
+	// deck order, then removed ones). AllSlides is set when every slide
+	// may look different (the design tokens changed).
+	ChangedSlides []string `json:"changedSlides,omitempty"`
+	AllSlides     bool     `json:"allSlides,omitempty"`
+}
+
+// RenderInput renders slides of DeckRef and of OriginRef and compares
+// their violations.
+type RenderInput struct {
+	DeckRef   string `json:"deckRef"`
+	OriginRef string `json:"originRef"`
+	// SlideIDs to render; nil renders every slide.
+	SlideIDs []string `json:"slideIds,omitempty"`
+	// Images stores a PNG per rendered slide of DeckRef.
+	Images bool `json:"images,omitempty"`
+}
+
+// SlideImage is a rendered slide PNG in the store.
+type SlideImage struct {
+	SlideID string `json:"slideId"`
+	Ref     string `json:"ref"`
+}
+
+// RenderOutput is the gate verdict with the current state's violation
+// count and the PNG refs asked for. NotRendered is set when no renderer is
+// configured: the gate was not evaluated (and is recorded as such).
+type RenderOutput struct {
+	Slides        int          `json:"slides"`
+	Violations    int          `json:"violations"`
+	GatePassed    bool         `json:"gatePassed"`
+	NewViolations []string     `json:"newViolations,omitempty"`
+	Images        []SlideImage `json:"images,omitempty"`
+	NotRendered   bool         `json:"notRendered,omitempty"`
+}
+
+// JudgeInput asks for the IF (and optionally VQ) verdict on an edit.
+type JudgeInput struct {
+	Instruction string `json:"instruction"`
+	DiffTextRef string `json:"diffTextRef,omitempty"`
+	// Images of the changed slides; the IF judge gets them only when
+	// TouchesVisual (ACE App. E), the VQ judge always.
+	Images        []SlideImage `json:"images,omitempty"`
+	TouchesVisual bool         `json:"touchesVisual,omitempty"`
+	VQ            bool         `json:"vq,omitempty"`
+}
+
+// JudgeOutput holds the verdicts. Skipped when no judge model is
+// configured or the edit is a pure recipe: the gate alone decides
+// (DESIGN.md §6). A judge outage sets IF.Missing and IF.Problem.
+type JudgeOutput struct {
+	IF      judge.Verdict  `json:"if"`
+	VQ      *judge.Verdict `json:"vq,omitempty"`
+	Skipped bool           `json:"skipped,omitempty"`
+}
+
+// CheckInput evaluates a recipe's expectations on the kept snapshot.
+type CheckInput struct {
+	RecipeRef  string `json:"recipeRef"`
+	RecipePath string `json:"recipePath,omitempty"`
+	DeckRef    string `json:"deckRef"`
+	// Gate is what the render step found for the kept iteration.
+	Gate recipe.GateResult `json:"gate"`
+}
+
+// CheckOutput lists the expectations that failed.
+type CheckOutput struct {
+	Failures     []recipe.Failure `json:"failures,omitempty"`
+	Expectations int              `json:"expectations"`
+}
+
+// ExportInput writes snapshot DeckRef as a file: Format is pptx or json;
+// empty means the origin's import format.
+type ExportInput struct {
+	DeckRef string `json:"deckRef"`
+	Format  string `json:"format,omitempty"`
+}
+
+// ExportOutput refers to the exported file in the store.
+type ExportOutput struct {
+	Ref    string `json:"ref"`
+	Format string `json:"format"`
+	Bytes  int64  `json:"bytes"`
+}
