@@ -54,7 +54,7 @@ type Verdict struct {
 // an unparseable answer is retried once and then reported as Missing.
 func (j *Judge) IF(ctx context.Context, in IFInput) (Verdict, error) {
 	user := fmt.Sprintf(ifUser, strings.TrimSpace(in.Instruction), strings.TrimSpace(in.Diff))
-	return j.ask(ctx, "judge-if", ifSystem, userMessage(user, in.Images, "Rendered images of the edited slides:"),
+	return j.ask(ctx, "judge-if", ifSystem, UserMessage(user, in.Images, "Rendered images of the edited slides:"),
 		"instruction_following_score", "instruction_following_reason")
 }
 
@@ -69,11 +69,14 @@ func (j *Judge) VQ(ctx context.Context, in VQInput) (Verdict, error) {
 	if len(in.Images) == 0 {
 		return Verdict{Missing: true, Problem: "no rendered slides"}, nil
 	}
-	return j.ask(ctx, "judge-vq", vqSystem, userMessage("Grade these slides.", in.Images, ""),
+	return j.ask(ctx, "judge-vq", vqSystem, UserMessage("Grade these slides.", in.Images, ""),
 		"visual_quality_score", "visual_quality_reason")
 }
 
-func userMessage(text string, images []Image, caption string) openai.ChatCompletionMessage {
+// UserMessage is a user message of text followed, when there are images,
+// by caption and each slide's PNG (labelled "Slide <id>:") as a data URL
+// at detail auto. The judges and the critic send renders this way.
+func UserMessage(text string, images []Image, caption string) openai.ChatCompletionMessage {
 	if len(images) == 0 {
 		return openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: text}
 	}
@@ -95,27 +98,24 @@ func (j *Judge) ask(ctx context.Context, purpose, system string, user openai.Cha
 	if maxTok <= 0 {
 		maxTok = 1024
 	}
-	msgs := []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleSystem, Content: system}, user}
 	var v Verdict
-	for attempt := 0; attempt < 2; attempt++ {
-		resp, err := j.LLM.Chat(ctx, llm.Request{Role: llm.RoleJudge, Purpose: purpose, Messages: msgs,
-			Temperature: 0, MaxTokens: maxTok, JSON: true})
-		v.Calls = append(v.Calls, resp.Call)
-		if err != nil {
-			return v, err
-		}
-		score, reason, perr := ParseVerdict(resp.Message.Content, scoreKey, reasonKey)
-		if perr == nil {
-			v.Score, v.Reason, v.Missing, v.Problem = &score, reason, false, ""
-			return v, nil
-		}
-		v.Missing, v.Problem = true, perr.Error()
-		// One retry: show the model its answer and what was wrong with it.
-		msgs = append(msgs,
-			openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: resp.Message.Content},
-			openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: fmt.Sprintf(
-				"That answer could not be used: %v. Reply with exactly one JSON object of the form {\"%s\": <integer 0-5>, \"%s\": \"...\"} and nothing else.",
-				perr, scoreKey, reasonKey)})
+	var score float64
+	var reason string
+	parse := func(content string) (err error) {
+		score, reason, err = ParseVerdict(content, scoreKey, reasonKey)
+		return err
+	}
+	calls, problem, err := j.LLM.ChatJSON(ctx, llm.Request{Role: llm.RoleJudge, Purpose: purpose,
+		Messages:    []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleSystem, Content: system}, user},
+		Temperature: 0, MaxTokens: maxTok}, parse, fmt.Sprintf(`{"%s": <integer 0-5>, "%s": "..."}`, scoreKey, reasonKey))
+	v.Calls = calls
+	switch {
+	case err != nil:
+		return v, err
+	case problem != nil:
+		v.Missing, v.Problem = true, problem.Error()
+	default:
+		v.Score, v.Reason = &score, reason
 	}
 	return v, nil
 }
@@ -124,13 +124,7 @@ func (j *Judge) ask(ctx context.Context, purpose, system string, user openai.Cha
 // around it is tolerated) with scoreKey a number in 0..5 and reasonKey a
 // non-empty string. Anything else is an error saying what is wrong.
 func ParseVerdict(text, scoreKey, reasonKey string) (float64, string, error) {
-	s := strings.TrimSpace(text)
-	if strings.HasPrefix(s, "```") {
-		s = strings.TrimPrefix(s, "```json")
-		s = strings.TrimPrefix(s, "```")
-		s = strings.TrimSuffix(strings.TrimSpace(s), "```")
-		s = strings.TrimSpace(s)
-	}
+	s := llm.TrimJSONFence(text)
 	if s == "" {
 		return 0, "", errors.New("the answer is empty")
 	}
