@@ -37,7 +37,7 @@ func Feedback(lib *Library, l *Ledger, critique string) string {
 		return issueNumber(a.ID) - issueNumber(b.ID)
 	})
 	if len(active) > 0 {
-		b.WriteString("Open issues the critic found (each is checked again after your next edit; hard ones block the result):\n")
+		b.WriteString("Open issues the critic found (each is checked again after your next edit; fix the hard ones first):\n")
 		for _, is := range active {
 			b.WriteString("- ")
 			b.WriteString(issueLine(lib, is))

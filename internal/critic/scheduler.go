@@ -175,18 +175,18 @@ func Schedule(lib *Library, l *Ledger, in ScheduleInput) Plan {
 		switch {
 		case is.Status.Active() && onModified(is):
 			c.mandatory = true
-			c.why = append(c.why, fmt.Sprintf("re-checks %s (%s) on modified %s", is.ID, is.Status, slideName(is.Slide)))
+			c.why = append(c.why, fmt.Sprintf("re-checks %s (%s) on %s", is.ID, is.Status, modifiedName(is.Slide)))
 		case is.Status.Active():
 			if is.Hard {
 				c.score += scoreActiveHard
 			} else {
 				c.score += scoreActiveSoft
 			}
-			c.why = append(c.why, fmt.Sprintf("%s (%s) on unmodified %s", is.ID, is.Status, slideName(is.Slide)))
+			c.why = append(c.why, fmt.Sprintf("%s (%s) on unmodified slide %s", is.ID, is.Status, is.Slide))
 		case is.Status == StatusResolved && onModified(is) && !resolvedAgain[is.Check]:
 			resolvedAgain[is.Check] = true
 			c.score += scoreResolvedAgain
-			c.why = append(c.why, fmt.Sprintf("resolved %s sits on modified %s", is.ID, slideName(is.Slide)))
+			c.why = append(c.why, fmt.Sprintf("resolved %s sits on %s", is.ID, modifiedName(is.Slide)))
 		}
 	}
 	runs := map[string]int{}
@@ -312,9 +312,20 @@ func Schedule(lib *Library, l *Ledger, in ScheduleInput) Plan {
 	return plan
 }
 
+// modifiedName names the modified place of an issue that a re-check
+// targets.
+func modifiedName(slide string) string {
+	if slide == "" {
+		return "the deck (slides were modified)"
+	}
+	return "modified slide " + slide
+}
+
+// slideName names an issue's place for the agent and the record: "slide
+// s3", or "the deck" for a deck-level issue.
 func slideName(id string) string {
 	if id == "" {
-		return "deck"
+		return "the deck"
 	}
 	return "slide " + id
 }

@@ -15,6 +15,9 @@
 //     price table the user can override (ACE_PRICES);
 //   - a Limiter hook for requests/min and tokens/min, in-process by default,
 //     shared through Redis when internal/cache provides one.
+//   - ChatJSON for strict-JSON answers (the judges, the critic): an answer
+//     its parser refuses is retried once with the problem named, then
+//     reported as a problem rather than retried blindly (ReDeck App. I).
 //
 // Tests never fake results: they run the real client against the scripted
 // OpenAI-compatible server in llmtest over real HTTP.
