@@ -50,7 +50,8 @@
 //     by 45 degrees" past the slide edge; "put the picture behind the
 //     title"): the model must quote the instruction, and the package checks
 //     that the quote occurs verbatim and that the violation lies on nodes
-//     the edit touched. Granted waivers live in the ledger.
+//     the edit touched. Granted waivers live in the ledger; the gate counts
+//     Ledger.Unwaived violations.
 //
 //   - Feedback (feedback.go): the next iteration's text for the agent, the
 //     active issues (kind, slide, node ids, evidence) plus the IF critique.

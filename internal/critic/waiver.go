@@ -202,6 +202,19 @@ func (l *Ledger) Waiver(key string) *Waiver {
 	return nil
 }
 
+// Unwaived returns the violations of vs the ledger has no waiver for, in
+// their order: what a baseline-relative gate should count
+// (render.Gate(l.Unwaived(current), baseline)).
+func (l *Ledger) Unwaived(vs []render.Violation) []render.Violation {
+	var out []render.Violation
+	for _, v := range vs {
+		if l.Waiver(v.Key) == nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // waiver is Waiver for an issue subject ("" never matches).
 func (l *Ledger) waiver(subject string) *Waiver {
 	if subject == "" {

@@ -112,6 +112,17 @@ func TestWaiver(t *testing.T) {
 	if len(l.Waivers) != 2 || srv.Unserved() != 0 {
 		t.Fatalf("ledger waivers %+v, %d script steps unused", l.Waivers, srv.Unserved())
 	}
+	// The gate counts what is left: the picture over the body text.
+	left := l.Unwaived(in10.Violations)
+	if len(left) != 1 || left[0].Key != "overlap|s10|s10/174,s10/175" {
+		t.Fatalf("unwaived %+v", left)
+	}
+	if ok, _ := render.Gate(left, in10.Baseline); ok {
+		t.Fatal("the gate must still fail on the overlap nobody asked for")
+	}
+	if ok, _ := render.Gate(l.Unwaived(in.Violations), in.Baseline); !ok {
+		t.Fatal("the waived rotation must pass the gate")
+	}
 
 	// A waived violation no longer counts: the next geometry pass resolves
 	// its issue and records the quote.
