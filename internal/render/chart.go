@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/acecanvas/ace/internal/scenegraph"
@@ -88,15 +89,21 @@ func (b *builder) chart(n *scenegraph.Node) {
 	pie := ch.ChartType == scenegraph.ChartPie || ch.ChartType == scenegraph.ChartDoughnut
 	var legendItems []string
 	var legendColors []string
-	if pie {
+	if pie || byPoint(ch) {
 		legendItems = ch.Categories
 		for i := range ch.Categories {
-			legendColors = append(legendColors, b.seriesColor(i, scenegraph.Series{}))
+			legendColors = append(legendColors, b.pointColor(ch, 0, i))
 		}
 	} else {
 		for i, s := range ch.Series {
 			legendItems = append(legendItems, s.Name)
 			legendColors = append(legendColors, b.seriesColor(i, s))
+		}
+		if cat, _ := ch.Axes(); ch.ChartType == scenegraph.ChartBar && !cat.Reversed && (legendPos == "RIGHT" || legendPos == "LEFT") {
+			// Horizontal bars stack the first series lowest; a side
+			// legend lists them in the order they are drawn, top down.
+			slices.Reverse(legendItems)
+			slices.Reverse(legendColors)
 		}
 	}
 	if len(legendItems) > 0 && legendPos != "NONE" && (pie || len(ch.Series) > 1 || ch.Legend != nil) {
@@ -150,6 +157,26 @@ func (b *builder) chart(n *scenegraph.Node) {
 
 func escapeText(s string) string { return attr(s) }
 
+// byPoint reports whether each point of the chart's one series gets its
+// own colour (c:varyColors, ECMA-376 Part 1 §21.2.2.227). Office ignores
+// it for area charts and for charts of several series ([MS-OI29500]
+// 2.1.1571), and so does this.
+func byPoint(ch *scenegraph.Chart) bool {
+	return len(ch.Series) == 1 && ch.ChartType != scenegraph.ChartArea && ch.VariesColors()
+}
+
+// pointColor is the colour of point i of series si: the accent colours in
+// turn when the chart varies colours by point, else the series' colour.
+func (b *builder) pointColor(ch *scenegraph.Chart, si, i int) string {
+	if byPoint(ch) {
+		return b.seriesColor(i, scenegraph.Series{})
+	}
+	if si < len(ch.Series) {
+		return b.seriesColor(si, ch.Series[si])
+	}
+	return b.seriesColor(si, scenegraph.Series{})
+}
+
 func (b *builder) pie(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, h, fs float64) {
 	if len(ch.Series) == 0 {
 		return
@@ -176,7 +203,7 @@ func (b *builder) pie(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, h, fs 
 		if a1-a0 > math.Pi {
 			large = 1
 		}
-		col := b.seriesColor(i, scenegraph.Series{})
+		col := b.pointColor(ch, 0, i)
 		if len(vals) == 1 || v >= total {
 			fmt.Fprintf(sb, `<circle cx="%s" cy="%s" r="%s" fill="%s"/>`, trimFloat(cx), trimFloat(cy), trimFloat(r), col)
 		} else {
@@ -230,6 +257,7 @@ func (b *builder) cartesian(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, 
 	ticks := niceTicks(lo, hi, 5)
 	tlo, thi := ticks[0], ticks[len(ticks)-1]
 	horizontal := ch.ChartType == scenegraph.ChartBar
+	catAx, valAx := ch.Axes()
 	// Axis label gutters.
 	gut := fs * 3.2
 	if ch.YAxisTitle != "" {
@@ -252,30 +280,85 @@ func (b *builder) cartesian(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, 
 	if pw <= 4 || ph <= 4 {
 		return
 	}
-	val := func(v float64) float64 { return (v - tlo) / (thi - tlo) }
+	// val maps a value to 0..1 along the value axis, from the axis'
+	// origin (c:orientation maxMin runs it the other way).
+	val := func(v float64) float64 {
+		f := (v - tlo) / (thi - tlo)
+		if valAx.Reversed {
+			f = 1 - f
+		}
+		return f
+	}
 	grid := `stroke="#D9D9D9" stroke-width="1"`
-	for _, t := range ticks {
-		f := val(t)
+	gridAt := func(f float64, minor bool) {
+		g := grid
+		if minor {
+			g = `stroke="#EDEDED" stroke-width="0.75"`
+		}
 		if horizontal {
 			gx := px0 + f*pw
-			fmt.Fprintf(sb, `<line x1="%s" y1="%s" x2="%s" y2="%s" %s/>`, trimFloat(gx), trimFloat(py0), trimFloat(gx), trimFloat(py0+ph), grid)
-			txt(gx, py0+ph+fs*1.2, "middle", fmtTick(t), fs, "")
+			fmt.Fprintf(sb, `<line x1="%s" y1="%s" x2="%s" y2="%s" %s/>`, trimFloat(gx), trimFloat(py0), trimFloat(gx), trimFloat(py0+ph), g)
 		} else {
 			gy := py0 + ph - f*ph
-			fmt.Fprintf(sb, `<line x1="%s" y1="%s" x2="%s" y2="%s" %s/>`, trimFloat(px0), trimFloat(gy), trimFloat(px0+pw), trimFloat(gy), grid)
-			txt(px0-fs*0.4, gy+fs*0.35, "end", fmtTick(t), fs, "")
+			fmt.Fprintf(sb, `<line x1="%s" y1="%s" x2="%s" y2="%s" %s/>`, trimFloat(px0), trimFloat(gy), trimFloat(px0+pw), trimFloat(gy), g)
+		}
+	}
+	// Gridlines only as stored (c:majorGridlines, ECMA-376 Part 1
+	// §21.2.2.100, and c:minorGridlines); minor ones at a fifth of a major
+	// step, as Office's automatic minor unit.
+	if valAx.MinorGridlines && len(ticks) > 1 {
+		step := (ticks[1] - ticks[0]) / 5
+		for v := tlo; v < thi-step/2; v += step {
+			gridAt(val(v), true)
+		}
+	}
+	for _, t := range ticks {
+		f := val(t)
+		if valAx.MajorGridlines {
+			gridAt(f, false)
+		}
+		if valAx.Hidden {
+			continue
+		}
+		if horizontal {
+			txt(px0+f*pw, py0+ph+fs*1.2, "middle", fmtTick(t), fs, "")
+		} else {
+			txt(px0-fs*0.4, py0+ph-f*ph+fs*0.35, "end", fmtTick(t), fs, "")
 		}
 	}
 	band := pw / float64(ncat)
 	if horizontal {
 		band = ph / float64(ncat)
 	}
-	for c := 0; c < ncat; c++ {
-		if c < len(ch.Categories) {
+	// slot is where category c sits, counted from the left (columns) or
+	// the top (bars). The category axis runs from its origin: left to
+	// right, and for horizontal bars bottom to top, so PowerPoint (and
+	// LibreOffice) draw a bar chart's first category at the bottom;
+	// c:scaling/c:orientation maxMin reverses it.
+	slot := func(c int) int {
+		if horizontal != catAx.Reversed {
+			return ncat - 1 - c
+		}
+		return c
+	}
+	if catAx.MajorGridlines {
+		for c := 0; c <= ncat; c++ {
 			if horizontal {
-				txt(px0-fs*0.4, py0+band*(float64(c)+0.5)+fs*0.35, "end", ch.Categories[c], fs, "")
+				gy := py0 + band*float64(c)
+				fmt.Fprintf(sb, `<line x1="%s" y1="%s" x2="%s" y2="%s" %s/>`, trimFloat(px0), trimFloat(gy), trimFloat(px0+pw), trimFloat(gy), grid)
 			} else {
-				txt(px0+band*(float64(c)+0.5), py0+ph+fs*1.2, "middle", ch.Categories[c], fs, "")
+				gx := px0 + band*float64(c)
+				fmt.Fprintf(sb, `<line x1="%s" y1="%s" x2="%s" y2="%s" %s/>`, trimFloat(gx), trimFloat(py0), trimFloat(gx), trimFloat(py0+ph), grid)
+			}
+		}
+	}
+	for c := 0; c < ncat; c++ {
+		if c < len(ch.Categories) && !catAx.Hidden {
+			at := band * (float64(slot(c)) + 0.5)
+			if horizontal {
+				txt(px0-fs*0.4, py0+at+fs*0.35, "end", ch.Categories[c], fs, "")
+			} else {
+				txt(px0+at, py0+ph+fs*1.2, "middle", ch.Categories[c], fs, "")
 			}
 		}
 	}
@@ -302,11 +385,11 @@ func (b *builder) cartesian(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, 
 					v += base[c]
 					base[c] = v
 				}
-				px := px0 + band*(float64(c)+0.5)
+				px := px0 + band*(float64(slot(c))+0.5)
 				py := py0 + ph - val(v)*ph
 				pts = append(pts, trimFloat(px)+","+trimFloat(py))
 				if ch.ChartType == scenegraph.ChartScatter || ch.ChartType == scenegraph.ChartLine {
-					fmt.Fprintf(sb, `<circle cx="%s" cy="%s" r="%s" fill="%s"/>`, trimFloat(px), trimFloat(py), trimFloat(fs*0.25), col)
+					fmt.Fprintf(sb, `<circle cx="%s" cy="%s" r="%s" fill="%s"/>`, trimFloat(px), trimFloat(py), trimFloat(fs*0.25), b.pointColor(ch, si, c))
 				}
 				if ch.DataLabels {
 					txt(px, py-fs*0.5, "middle", fmtTick(s.Values[c]), fs*0.9, "")
@@ -334,14 +417,13 @@ func (b *builder) cartesian(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, 
 		pos := make([]float64, ncat)
 		neg := make([]float64, ncat)
 		for si, s := range ch.Series {
-			col := b.seriesColor(si, s)
 			for c := 0; c < ncat && c < len(s.Values); c++ {
 				v := s.Values[c]
 				if math.IsNaN(v) {
 					continue
 				}
 				v0, v1 := 0.0, v
-				off := band*float64(c) + (band-groupW)/2
+				off := band*float64(slot(c)) + (band-groupW)/2
 				if stacked {
 					if v >= 0 {
 						v0, v1 = pos[c], pos[c]+v
@@ -350,10 +432,15 @@ func (b *builder) cartesian(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, 
 						v0, v1 = neg[c], neg[c]+v
 						neg[c] = v1
 					}
+				} else if horizontal != catAx.Reversed {
+					off += barW * float64(ns-1-si) // the first series nearest the origin
 				} else {
 					off += barW * float64(si)
 				}
-				a, bb := val(math.Min(v0, v1)), val(math.Max(v0, v1))
+				a, bb := val(v0), val(v1)
+				if a > bb {
+					a, bb = bb, a
+				}
 				var rx, ry, rw, rh float64
 				if horizontal {
 					rx, rw = px0+a*pw, (bb-a)*pw
@@ -362,7 +449,7 @@ func (b *builder) cartesian(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, 
 					rx, rw = px0+off, barW
 					ry, rh = py0+ph-bb*ph, (bb-a)*ph
 				}
-				fmt.Fprintf(sb, `<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>`, trimFloat(rx), trimFloat(ry), trimFloat(rw), trimFloat(rh), col)
+				fmt.Fprintf(sb, `<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>`, trimFloat(rx), trimFloat(ry), trimFloat(rw), trimFloat(rh), b.pointColor(ch, si, c))
 				if ch.DataLabels {
 					if horizontal {
 						txt(rx+rw+fs*0.3, ry+rh/2+fs*0.35, "start", fmtTick(v), fs*0.9, "")

@@ -106,6 +106,9 @@ func (n *Node) Clone() *Node {
 			}
 		}
 		ch.Legend = clonePtr(n.Chart.Legend)
+		ch.VaryColors = clonePtr(n.Chart.VaryColors)
+		ch.CategoryAxis = clonePtr(n.Chart.CategoryAxis)
+		ch.ValueAxis = clonePtr(n.Chart.ValueAxis)
 		c.Chart = &ch
 	}
 	if n.Math != nil {

@@ -106,3 +106,17 @@ func Figma(tb testing.TB) string {
 	}
 	return p
 }
+
+// PythonPPTX returns the paths, sorted, of python-pptx's PowerPoint-made
+// test files in ../shared/decks/python-pptx (MIT; see SOURCES.md there)
+// whose names match pattern (filepath.Match syntax, e.g. "cht-*.pptx"),
+// failing the test when none does.
+func PythonPPTX(tb testing.TB, pattern string) []string {
+	tb.Helper()
+	dir := filepath.Join(Shared(tb), "decks", "python-pptx")
+	paths, err := filepath.Glob(filepath.Join(dir, pattern))
+	if err != nil || len(paths) == 0 {
+		tb.Fatalf("no python-pptx test file matches %s in %s (CI lays shared/ beside the clone; elsewhere set ACE_SHARED_DIR)", pattern, dir)
+	}
+	return paths
+}

@@ -100,6 +100,26 @@ func buildSeries(cats []string, in []seriesArg, chartType string) ([]sg.Series, 
 	return out, nil
 }
 
+// keepSeriesLook gives each new series the number format, and unless
+// the call set one the colour, of the old series of the same name, else of
+// the old series at its position: replacing the data keeps how the values
+// are written ("16.0%") and drawn.
+func keepSeriesLook(ser, old []sg.Series) {
+	for i := range ser {
+		j := slices.IndexFunc(old, func(o sg.Series) bool { return o.Name == ser[i].Name })
+		if j < 0 && i < len(old) {
+			j = i
+		}
+		if j < 0 {
+			continue
+		}
+		ser[i].FormatCode = old[j].FormatCode
+		if ser[i].Color == nil {
+			ser[i].Color = old[j].Color
+		}
+	}
+}
+
 func defaultLegend(chartType string, series int) *sg.Legend {
 	if series > 1 || chartType == sg.ChartPie || chartType == sg.ChartDoughnut {
 		return &sg.Legend{Position: "RIGHT"}
@@ -184,6 +204,7 @@ func chartTools() []Tool {
 					if err != nil {
 						return Result{}, err
 					}
+					keepSeriesLook(ser, ch.Series)
 					ch.Series = ser
 				} else if a.Categories != nil && ch.ChartType != sg.ChartScatter {
 					for i := range ch.Series {

@@ -135,13 +135,7 @@ func dataChartTools() []Tool {
 				if err != nil {
 					return Result{}, err
 				}
-				old := map[string]*sg.Color{}
-				for _, s := range n.Chart.Series {
-					old[s.Name] = s.Color
-				}
-				for i := range series {
-					series[i].Color = old[series[i].Name]
-				}
+				keepSeriesLook(series, n.Chart.Series)
 				n.Chart.Categories, n.Chart.Series = cats, series
 				return Result{Changed: []string{n.ID}, Warnings: warn}, nil
 			}),

@@ -85,7 +85,7 @@ func ExportDetailed(d *sg.Deck, assets sg.AssetSource) ([]byte, []Warning, error
 	if err := im.run(); err != nil {
 		return nil, nil, fmt.Errorf("export: original package: %w", err)
 	}
-	ex := &exporter{im: im, d: d, assets: assets, out: newOutPkg(im.p), mediaPart: map[string]string{}, slidePart: map[string]string{}}
+	ex := &exporter{im: im, d: d, assets: assets, out: newOutPkg(im.p), mediaPart: map[string]string{}, slidePart: map[string]string{}, chartDone: map[string]bool{}}
 	for part, ref := range im.media {
 		ex.mediaPart[ref] = part
 	}
@@ -107,6 +107,10 @@ type exporter struct {
 	warns     []Warning
 	mediaPart map[string]string // asset ref -> media part
 	slidePart map[string]string // slide node id -> slide part (after export)
+	// chartDone lists the original chart parts already written for a
+	// node (patched in place); another node showing the same part gets
+	// a copy.
+	chartDone map[string]bool
 }
 
 func (ex *exporter) warn(part, format string, args ...any) {
@@ -402,14 +406,6 @@ func (ex *exporter) mediaFor(part, ref string) (string, error) {
 		ex.mediaPart[ref] = mp
 	}
 	return ex.out.relsFor(part).add(relImage, mp, false), nil
-}
-
-// chartFor writes a new chart part for a CHART node and relates it to part.
-func (ex *exporter) chartFor(part string, w *writer, n *sg.Node) (string, error) {
-	cp := ex.out.freeName("ppt/charts", "chart", ".xml")
-	ex.out.put(cp, []byte(w.chartPartXML(n.Chart)))
-	ex.out.ctOver[cp] = ctChart
-	return ex.out.relsFor(part).add(relChart, cp, false), nil
 }
 
 // writerFor makes the fresh-XML writer of one slide part.

@@ -78,8 +78,13 @@ func (ex *exporter) patchSlide(si *slideInfo, s *sg.Node) error {
 // ensurePrefixes makes sure the a:, p: and r: prefixes of generated XML are
 // bound to the DrawingML, PresentationML and relationship namespaces.
 func ensurePrefixes(root *xnode, part string) error {
-	want := map[string]string{"a": nsA, "p": nsP, "r": nsR}
-	for _, pfx := range []string{"a", "p", "r"} {
+	return ensurePrefixesFor(root, part, map[string]string{"a": nsA, "p": nsP, "r": nsR})
+}
+
+// ensurePrefixesFor binds each prefix of want to its namespace on root,
+// or fails when the part binds it to another.
+func ensurePrefixesFor(root *xnode, part string, want map[string]string) error {
+	for _, pfx := range sortedKeys(want) {
 		found := false
 		for _, a := range root.attrs {
 			if a.prefix == "xmlns" && a.local == pfx {
@@ -322,6 +327,9 @@ func (ex *exporter) patchShape(si *slideInfo, w *writer, info *shapeInfo, n *sg.
 			}
 		case sg.TypeChart:
 			if jsonOf(n.Chart) != jsonOf(o.Chart) && n.Chart != nil {
+				if o.Chart != nil && ex.patchChartInPlace(si.part, w, n, o) {
+					break
+				}
 				ch := e.path(nsA, "graphic", "graphicData").child(nsC, "chart")
 				rid, err := w.chart(n)
 				if ch != nil && err == nil {
@@ -331,7 +339,6 @@ func (ex *exporter) patchShape(si *slideInfo, w *writer, info *shapeInfo, n *sg.
 						}
 					}
 					ch.dirty = true
-					ex.warn(si.part, "chart %s rewritten from its data; its original formatting is not kept", n.ID)
 				}
 			}
 		}

@@ -9,9 +9,11 @@ import (
 )
 
 // chart reads a chart part (c:chartSpace, ECMA-376 §21.2) into chart data:
-// the first plot of the plot area, its series' names, categories and values
-// from the cached values (c:strCache / c:numCache). The embedded workbook is
-// not opened.
+// the first plot of the plot area, its series' names, categories, values
+// and number formats from the cached values (c:strCache / c:numCache; the
+// formulas in c:f only say where the embedded workbook holds them), the
+// axes as stored and c:varyColors. The embedded workbook is not opened:
+// the caches are what PowerPoint draws.
 func (im *importer) chart(part string, cc *colorCtx) (*sg.Chart, error) {
 	doc, err := im.p.xml(part)
 	if err != nil {
@@ -21,7 +23,7 @@ func (im *importer) chart(part string, cc *colorCtx) (*sg.Chart, error) {
 	if ch == nil {
 		return nil, fmt.Errorf("no c:chart element")
 	}
-	out := &sg.Chart{Categories: []string{}, Series: []sg.Series{}}
+	out := &sg.Chart{Categories: []string{}, Series: []sg.Series{}, Part: part}
 	if t := ch.child(nsC, "title"); t != nil {
 		out.Title = strings.TrimSpace(t.path(nsC, "tx", "rich").allText())
 	}
@@ -42,24 +44,8 @@ func (im *importer) chart(part string, cc *colorCtx) (*sg.Chart, error) {
 	if plot == nil {
 		return nil, fmt.Errorf("plot area has no chart")
 	}
-	switch plot.local {
-	case "barChart", "bar3DChart":
-		out.ChartType = sg.ChartColumn
-		if plot.child(nsC, "barDir").av("val") == "bar" {
-			out.ChartType = sg.ChartBar
-		}
-	case "lineChart", "line3DChart", "stockChart", "radarChart":
-		out.ChartType = sg.ChartLine
-	case "pieChart", "pie3DChart", "ofPieChart":
-		out.ChartType = sg.ChartPie
-	case "doughnutChart":
-		out.ChartType = sg.ChartDoughnut
-	case "areaChart", "area3DChart":
-		out.ChartType = sg.ChartArea
-	case "scatterChart", "bubbleChart":
-		out.ChartType = sg.ChartScatter
-	default:
-		out.ChartType = sg.ChartColumn
+	var known bool
+	if out.ChartType, known = plotChartType(plot); !known {
 		im.warn(part, "chart type %s approximated as a column chart", plot.local)
 	}
 	if g := plot.child(nsC, "grouping").av("val"); g == "stacked" || g == "percentStacked" {
@@ -68,8 +54,10 @@ func (im *importer) chart(part string, cc *colorCtx) (*sg.Chart, error) {
 	if dl := plot.child(nsC, "dLbls"); dl != nil && dl.child(nsC, "showVal").av("val") == "1" {
 		out.DataLabels = true
 	}
+	vary := ctBool(plot.child(nsC, "varyColors"), true)
+	out.VaryColors = &vary
 	for i, ser := range plot.all(nsC, "ser") {
-		s := sg.Series{Name: strings.TrimSpace(ser.child(nsC, "tx").allText())}
+		s := sg.Series{Name: seriesName(ser)}
 		if s.Name == "" {
 			s.Name = "Series " + strconv.Itoa(i+1)
 		}
@@ -84,6 +72,9 @@ func (im *importer) chart(part string, cc *colorCtx) (*sg.Chart, error) {
 		for _, v := range cachePoints(val) {
 			s.Values = append(s.Values, num(v))
 		}
+		if fc := strings.TrimSpace(valueCache(val).child(nsC, "formatCode").allText()); fc != "General" {
+			s.FormatCode = fc
+		}
 		if out.ChartType != sg.ChartScatter {
 			for len(s.Values) < len(out.Categories) {
 				s.Values = append(s.Values, 0)
@@ -93,7 +84,11 @@ func (im *importer) chart(part string, cc *colorCtx) (*sg.Chart, error) {
 		if s.Values == nil {
 			s.Values = []float64{}
 		}
-		if sf := ser.path(nsC, "spPr").child(nsA, "solidFill"); sf != nil {
+		fillOf := ser.path(nsC, "spPr")
+		if lineLike(plot) {
+			fillOf = fillOf.child(nsA, "ln")
+		}
+		if sf := fillOf.child(nsA, "solidFill"); sf != nil {
 			if pc, ok := cc.colorChild(sf); ok {
 				c := pc.c
 				s.Color = &c
@@ -101,15 +96,116 @@ func (im *importer) chart(part string, cc *colorCtx) (*sg.Chart, error) {
 		}
 		out.Series = append(out.Series, s)
 	}
-	for _, ax := range []struct {
-		name string
-		dst  *string
-	}{{"catAx", &out.XAxisTitle}, {"valAx", &out.YAxisTitle}} {
-		if a := ch.child(nsC, "plotArea").child(nsC, ax.name); a != nil {
-			*ax.dst = strings.TrimSpace(a.child(nsC, "title").allText())
+	// The plot's first c:axId is its category (or X) axis, the second its
+	// value (or Y) axis.
+	ids := plot.all(nsC, "axId")
+	for k, dst := range []struct {
+		title *string
+		axis  **sg.ChartAxis
+	}{{&out.XAxisTitle, &out.CategoryAxis}, {&out.YAxisTitle, &out.ValueAxis}} {
+		if k >= len(ids) {
+			break
 		}
+		a := axisByID(ch.child(nsC, "plotArea"), ids[k].av("val"))
+		if a == nil {
+			continue
+		}
+		*dst.title = strings.TrimSpace(a.child(nsC, "title").allText())
+		*dst.axis = chartAxis(a)
 	}
 	return out, nil
+}
+
+// plotChartType is the chart type a plot element (c:barChart, ...) is
+// imported as; known is false for a plot drawn as a column chart in its
+// stead.
+func plotChartType(plot *xnode) (t string, known bool) {
+	switch plot.local {
+	case "barChart", "bar3DChart":
+		if plot.child(nsC, "barDir").av("val") == "bar" {
+			return sg.ChartBar, true
+		}
+		return sg.ChartColumn, true
+	case "lineChart", "line3DChart", "stockChart", "radarChart":
+		return sg.ChartLine, true
+	case "pieChart", "pie3DChart", "ofPieChart":
+		return sg.ChartPie, true
+	case "doughnutChart":
+		return sg.ChartDoughnut, true
+	case "areaChart", "area3DChart":
+		return sg.ChartArea, true
+	case "scatterChart", "bubbleChart":
+		return sg.ChartScatter, true
+	}
+	return sg.ChartColumn, false
+}
+
+// ctBool reads a chart CT_Boolean element: absent gives def, present
+// without val true (its default, e.g. ECMA-376 Part 1 §21.2.2.227).
+func ctBool(e *xnode, def bool) bool {
+	if e == nil {
+		return def
+	}
+	v, ok := e.attr("val")
+	return !ok || v == "1" || v == "true"
+}
+
+// seriesName is a series' name as PowerPoint shows it: the cached text of
+// c:tx (c:strRef/c:strCache points joined by spaces) or its literal c:v;
+// the formula c:f is where the name lives in the workbook, not the name.
+func seriesName(ser *xnode) string {
+	tx := ser.child(nsC, "tx")
+	if v := tx.child(nsC, "v"); v != nil {
+		return strings.TrimSpace(v.allText())
+	}
+	var parts []string
+	for _, p := range cachePoints(tx) {
+		if p = strings.TrimSpace(p); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// valueCache returns the c:numCache or c:numLit of a c:val / c:yVal.
+func valueCache(val *xnode) *xnode {
+	if c := val.path(nsC, "numRef", "numCache"); c != nil {
+		return c
+	}
+	return val.child(nsC, "numLit")
+}
+
+// axisByID finds the axis element (c:catAx, c:dateAx, c:serAx, c:valAx)
+// of the plot area with that c:axId.
+func axisByID(plotArea *xnode, id string) *xnode {
+	for _, e := range plotArea.elems() {
+		if strings.HasSuffix(e.local, "Ax") && e.child(nsC, "axId").av("val") == id {
+			return e
+		}
+	}
+	return nil
+}
+
+// chartAxis reads how an axis is drawn.
+func chartAxis(a *xnode) *sg.ChartAxis {
+	ax := &sg.ChartAxis{
+		Reversed:       a.path(nsC, "scaling", "orientation").av("val") == "maxMin",
+		Hidden:         ctBool(a.child(nsC, "delete"), false),
+		MajorGridlines: a.child(nsC, "majorGridlines") != nil,
+		MinorGridlines: a.child(nsC, "minorGridlines") != nil,
+	}
+	if nf := a.child(nsC, "numFmt"); nf != nil && !ctBoolAttr(nf, "sourceLinked") {
+		if fc := nf.av("formatCode"); fc != "General" {
+			ax.NumberFormat = fc
+		}
+	}
+	return ax
+}
+
+// ctBoolAttr reads an xsd:boolean attribute ("1" or "true"; absent false).
+func ctBoolAttr(e *xnode, name string) bool {
+	v := e.av(name)
+	return v == "1" || v == "true"
 }
 
 // cachePoints returns the cached point values of a c:cat / c:val, ordered by

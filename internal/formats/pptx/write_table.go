@@ -162,6 +162,51 @@ func (w *writer) chartFrameXML(n *sg.Node, m emuMap) string {
 		`<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="` + rid + `"/></a:graphicData></a:graphic></p:graphicFrame>`
 }
 
+// plotHeadXML writes the children of a plot element (c:barChart, ...)
+// before its series: direction and grouping, scatter style, varyColors
+// (ECMA-376 Part 1 §21.2.2.16 barChart and its siblings, in schema order).
+func plotHeadXML(tag string, ch *sg.Chart) string {
+	grouping := "standard"
+	if ch.Stacked {
+		grouping = "stacked"
+	}
+	var head string
+	switch tag {
+	case "barChart":
+		dir := "col"
+		if ch.ChartType == sg.ChartBar {
+			dir = "bar"
+		}
+		if !ch.Stacked {
+			grouping = "clustered"
+		}
+		head = `<c:barDir val="` + dir + `"/><c:grouping val="` + grouping + `"/>`
+	case "lineChart", "areaChart":
+		head = `<c:grouping val="` + grouping + `"/>`
+	case "scatterChart":
+		head = `<c:scatterStyle val="lineMarker"/>`
+	}
+	return head + `<c:varyColors val="` + boolText(ch.VariesColors()) + `"/>`
+}
+
+// plotTailXML writes the children of a plot element after its series and
+// data labels and before its axis ids: bar gap and overlap, a pie's first
+// slice angle, a doughnut's hole.
+func plotTailXML(tag string, ch *sg.Chart) string {
+	switch tag {
+	case "barChart":
+		if ch.Stacked {
+			return `<c:gapWidth val="150"/><c:overlap val="100"/>`
+		}
+		return `<c:gapWidth val="150"/>`
+	case "doughnutChart":
+		return `<c:firstSliceAng val="0"/><c:holeSize val="50"/>`
+	case "pieChart":
+		return `<c:firstSliceAng val="0"/>`
+	}
+	return ""
+}
+
 // chartPartXML writes a chart part (c:chartSpace) with the data cached
 // inline; there is no embedded workbook, so PowerPoint shows the chart but
 // asks for data to edit it.
@@ -176,33 +221,11 @@ func (w *writer) chartPartXML(ch *sg.Chart) string {
 		b.WriteString(`<c:autoTitleDeleted val="1"/>`)
 	}
 	b.WriteString(`<c:plotArea><c:layout/>`)
-	tag := map[string]string{sg.ChartBar: "barChart", sg.ChartColumn: "barChart", sg.ChartLine: "lineChart", sg.ChartPie: "pieChart",
-		sg.ChartDoughnut: "doughnutChart", sg.ChartArea: "areaChart", sg.ChartScatter: "scatterChart"}[ch.ChartType]
+	tag := plotTags[ch.ChartType]
 	if tag == "" {
 		tag = "barChart"
 	}
-	b.WriteString(`<c:` + tag + `>`)
-	switch tag {
-	case "barChart":
-		dir := "col"
-		if ch.ChartType == sg.ChartBar {
-			dir = "bar"
-		}
-		grouping := "clustered"
-		if ch.Stacked {
-			grouping = "stacked"
-		}
-		b.WriteString(`<c:barDir val="` + dir + `"/><c:grouping val="` + grouping + `"/>`)
-	case "lineChart", "areaChart":
-		grouping := "standard"
-		if ch.Stacked {
-			grouping = "stacked"
-		}
-		b.WriteString(`<c:grouping val="` + grouping + `"/>`)
-	case "scatterChart":
-		b.WriteString(`<c:scatterStyle val="lineMarker"/>`)
-	}
-	b.WriteString(`<c:varyColors val="0"/>`)
+	b.WriteString(`<c:` + tag + `>` + plotHeadXML(tag, ch))
 	for i, s := range ch.Series {
 		fmt.Fprintf(&b, `<c:ser><c:idx val="%d"/><c:order val="%d"/><c:tx><c:v>%s</c:v></c:tx>`, i, i, esc(s.Name))
 		if s.Color != nil {
@@ -216,7 +239,11 @@ func (w *writer) chartPartXML(ch *sg.Chart) string {
 		for j, c := range ch.Categories {
 			fmt.Fprintf(&b, `<c:pt idx="%d"><c:v>%s</c:v></c:pt>`, j, esc(c))
 		}
-		fmt.Fprintf(&b, `</c:strLit></%s><%s><c:numLit><c:formatCode>General</c:formatCode><c:ptCount val="%d"/>`, catTag, valTag, len(s.Values))
+		code := s.FormatCode
+		if code == "" {
+			code = "General"
+		}
+		fmt.Fprintf(&b, `</c:strLit></%s><%s><c:numLit><c:formatCode>%s</c:formatCode><c:ptCount val="%d"/>`, catTag, valTag, esc(code), len(s.Values))
 		for j, v := range s.Values {
 			fmt.Fprintf(&b, `<c:pt idx="%d"><c:v>%s</c:v></c:pt>`, j, strconv.FormatFloat(v, 'g', -1, 64))
 		}
@@ -229,17 +256,7 @@ func (w *writer) chartPartXML(ch *sg.Chart) string {
 	if ch.DataLabels {
 		b.WriteString(`<c:dLbls><c:showLegendKey val="0"/><c:showVal val="1"/><c:showCatName val="0"/><c:showSerName val="0"/><c:showPercent val="0"/><c:showBubbleSize val="0"/></c:dLbls>`)
 	}
-	switch tag {
-	case "barChart":
-		b.WriteString(`<c:gapWidth val="150"/>`)
-		if ch.Stacked {
-			b.WriteString(`<c:overlap val="100"/>`)
-		}
-	case "doughnutChart":
-		b.WriteString(`<c:firstSliceAng val="0"/><c:holeSize val="50"/>`)
-	case "pieChart":
-		b.WriteString(`<c:firstSliceAng val="0"/>`)
-	}
+	b.WriteString(plotTailXML(tag, ch))
 	hasAxes := tag != "pieChart" && tag != "doughnutChart"
 	if hasAxes {
 		b.WriteString(`<c:axId val="111"/><c:axId val="222"/>`)
@@ -256,12 +273,33 @@ func (w *writer) chartPartXML(ch *sg.Chart) string {
 		if ch.ChartType == sg.ChartBar {
 			catPos, valPos = "l", "b"
 		}
-		first := `<c:catAx><c:axId val="111"/><c:scaling><c:orientation val="minMax"/></c:scaling><c:delete val="0"/><c:axPos val="` + catPos + `"/>` + axTitle(ch.XAxisTitle) + `<c:crossAx val="222"/></c:catAx>`
-		if tag == "scatterChart" {
-			first = `<c:valAx><c:axId val="111"/><c:scaling><c:orientation val="minMax"/></c:scaling><c:delete val="0"/><c:axPos val="` + catPos + `"/>` + axTitle(ch.XAxisTitle) + `<c:crossAx val="222"/></c:valAx>`
+		catAx, valAx := ch.Axes()
+		// axis writes an axis as the model holds it (ECMA-376 Part 1
+		// §21.2.2.25 catAx, §21.2.2.226 valAx; children in schema order).
+		axis := func(tag, id, cross, pos, title string, a sg.ChartAxis) string {
+			o := "minMax"
+			if a.Reversed {
+				o = "maxMin"
+			}
+			x := `<c:` + tag + `><c:axId val="` + id + `"/><c:scaling><c:orientation val="` + o + `"/></c:scaling><c:delete val="` + boolText(a.Hidden) + `"/><c:axPos val="` + pos + `"/>`
+			if a.MajorGridlines {
+				x += `<c:majorGridlines/>`
+			}
+			if a.MinorGridlines {
+				x += `<c:minorGridlines/>`
+			}
+			x += axTitle(title)
+			if a.NumberFormat != "" {
+				x += `<c:numFmt formatCode="` + esc(a.NumberFormat) + `" sourceLinked="0"/>`
+			}
+			return x + `<c:crossAx val="` + cross + `"/></c:` + tag + `>`
 		}
-		b.WriteString(first)
-		b.WriteString(`<c:valAx><c:axId val="222"/><c:scaling><c:orientation val="minMax"/></c:scaling><c:delete val="0"/><c:axPos val="` + valPos + `"/><c:majorGridlines/>` + axTitle(ch.YAxisTitle) + `<c:crossAx val="111"/></c:valAx>`)
+		first := "catAx"
+		if tag == "scatterChart" {
+			first = "valAx"
+		}
+		b.WriteString(axis(first, "111", "222", catPos, ch.XAxisTitle, catAx))
+		b.WriteString(axis("valAx", "222", "111", valPos, ch.YAxisTitle, valAx))
 	}
 	b.WriteString(`</c:plotArea>`)
 	if ch.Legend != nil && ch.Legend.Position != "NONE" {

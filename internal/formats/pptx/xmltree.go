@@ -295,6 +295,22 @@ func newElem(prefix, local, ns string, attrs ...string) *xnode {
 // rawNode wraps an XML fragment the exporter generated.
 func rawNode(frag string) *xnode { return &xnode{kind: kRaw, text: frag} }
 
+// parentIn returns the element of the tree under root whose child is n
+// (nil when n is not in it).
+func (n *xnode) parentIn(root *xnode) *xnode {
+	for _, k := range root.kids {
+		if k == n {
+			return root
+		}
+		if k.kind == kElem {
+			if p := n.parentIn(k); p != nil {
+				return p
+			}
+		}
+	}
+	return nil
+}
+
 // markDirty marks n dirty so it is re-serialized from its fields.
 func (n *xnode) markDirty() { n.dirty = true }
 
