@@ -214,7 +214,7 @@ func (b *builder) pie(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, h, fs 
 		if ch.DataLabels {
 			am := (a0 + a1) / 2
 			fmt.Fprintf(sb, `<text x="%s" y="%s" text-anchor="middle" font-size="%s" fill="#fff">%s</text>`,
-				trimFloat(cx+r*0.65*math.Cos(am)), trimFloat(cy+r*0.65*math.Sin(am)+fs/3), trimFloat(fs), fmtTick(v))
+				trimFloat(cx+r*0.65*math.Cos(am)), trimFloat(cy+r*0.65*math.Sin(am)+fs/3), trimFloat(fs), escapeText(formatNumber(v, ch.Series[0].FormatCode)))
 		}
 		a0 = a1
 	}
@@ -312,6 +312,12 @@ func (b *builder) cartesian(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, 
 			gridAt(val(v), true)
 		}
 	}
+	// Tick labels in the axis' own format, else the first series'
+	// (c:numFmt sourceLinked="1").
+	tickFormat := valAx.NumberFormat
+	if tickFormat == "" {
+		tickFormat = ch.Series[0].FormatCode
+	}
 	for _, t := range ticks {
 		f := val(t)
 		if valAx.MajorGridlines {
@@ -321,9 +327,9 @@ func (b *builder) cartesian(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, 
 			continue
 		}
 		if horizontal {
-			txt(px0+f*pw, py0+ph+fs*1.2, "middle", fmtTick(t), fs, "")
+			txt(px0+f*pw, py0+ph+fs*1.2, "middle", formatNumber(t, tickFormat), fs, "")
 		} else {
-			txt(px0-fs*0.4, py0+ph-f*ph+fs*0.35, "end", fmtTick(t), fs, "")
+			txt(px0-fs*0.4, py0+ph-f*ph+fs*0.35, "end", formatNumber(t, tickFormat), fs, "")
 		}
 	}
 	band := pw / float64(ncat)
@@ -392,7 +398,7 @@ func (b *builder) cartesian(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, 
 					fmt.Fprintf(sb, `<circle cx="%s" cy="%s" r="%s" fill="%s"/>`, trimFloat(px), trimFloat(py), trimFloat(fs*0.25), b.pointColor(ch, si, c))
 				}
 				if ch.DataLabels {
-					txt(px, py-fs*0.5, "middle", fmtTick(s.Values[c]), fs*0.9, "")
+					txt(px, py-fs*0.5, "middle", formatNumber(s.Values[c], s.FormatCode), fs*0.9, "")
 				}
 			}
 			if len(pts) == 0 {
@@ -452,9 +458,9 @@ func (b *builder) cartesian(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, 
 				fmt.Fprintf(sb, `<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>`, trimFloat(rx), trimFloat(ry), trimFloat(rw), trimFloat(rh), b.pointColor(ch, si, c))
 				if ch.DataLabels {
 					if horizontal {
-						txt(rx+rw+fs*0.3, ry+rh/2+fs*0.35, "start", fmtTick(v), fs*0.9, "")
+						txt(rx+rw+fs*0.3, ry+rh/2+fs*0.35, "start", formatNumber(v, s.FormatCode), fs*0.9, "")
 					} else {
-						txt(rx+rw/2, ry-fs*0.3, "middle", fmtTick(v), fs*0.9, "")
+						txt(rx+rw/2, ry-fs*0.3, "middle", formatNumber(v, s.FormatCode), fs*0.9, "")
 					}
 				}
 			}

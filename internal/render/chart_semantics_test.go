@@ -256,3 +256,30 @@ func TestGridlinesAsStored(t *testing.T) {
 		t.Error("stored minor gridlines not drawn")
 	}
 }
+
+// TestChartNumberFormats: tick labels follow the value axis' own number
+// format (cht-charts.pptx stored with c:numFmt "0.00" not linked to the
+// source), and data labels their series' format: a value of 0.16 with
+// "0.0%" reads 16.0%, as PowerPoint shows it.
+func TestChartNumberFormats(t *testing.T) {
+	const part = "ppt/charts/chart1.xml"
+	ch, svg := chartSVG(t, pythonPPTX(t, "cht-charts.pptx", part, `<c:numFmt formatCode="General" sourceLinked="1"/>`, `<c:numFmt formatCode="0.00" sourceLinked="0"/>`), part)
+	if ch.ValueAxis == nil || ch.ValueAxis.NumberFormat != "0.00" {
+		t.Fatalf("value axis %+v, want its 0.00 format imported", ch.ValueAxis)
+	}
+	for _, want := range []string{"0.00", "1.00", "2.00", "5.00"} {
+		if _, ok := labelY(svg)[want]; !ok {
+			t.Errorf("no tick label %q (labels %v)", want, labelY(svg))
+		}
+	}
+	n := &scenegraph.Node{ID: "c", Type: scenegraph.TypeChart, Size: scenegraph.Vector{X: 600, Y: 400},
+		Chart: &scenegraph.Chart{ChartType: scenegraph.ChartColumn, DataLabels: true, Categories: []string{"a", "b"},
+			Series: []scenegraph.Series{{Name: "share", Values: []float64{0.16, 0.125}, FormatCode: "0.0%"}}}}
+	h, err := HTML(deck(n), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(h, ">16.0%</text>") || !strings.Contains(h, ">12.5%</text>") {
+		t.Errorf("data labels not in the series' 0.0%% format")
+	}
+}

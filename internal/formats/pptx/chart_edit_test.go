@@ -2,6 +2,7 @@ package pptx
 
 import (
 	"bytes"
+	"encoding/json"
 	"encoding/xml"
 	"os"
 	"path/filepath"
@@ -589,4 +590,150 @@ func TestChartDataResizedInWorkbook(t *testing.T) {
 		t.Errorf("after shrinking, cells B1 B3 A4 C1 E6 = %q", v)
 	}
 	checkWorkbookMatches(t, part, got2[wb], got2[part])
+}
+
+// bigChartDeck builds a real deck of copies slides per chart slide of
+// cht-series.pptx (eleven chart types PowerPoint made) through
+// duplicate_slide and export, and returns the exported file.
+func bigChartDeck(tb testing.TB, copies int) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(shareddecks.PythonPPTX(tb, "cht-series.pptx")[0])
+	if err != nil {
+		tb.Fatal(err)
+	}
+	d, blobs, err := Import(data, "cht-series.pptx")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var calls []tools.Call
+	for _, s := range d.Slides {
+		for k := 1; k < copies; k++ {
+			b, _ := json.Marshal(map[string]any{"slideId": s.ID})
+			calls = append(calls, tools.Call{Tool: "duplicate_slide", Args: b})
+		}
+	}
+	ed, _, err := tools.Apply(d, calls, tools.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out, err := Export(ed, blobs)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// TestRebrandRecolourOfABigChartDeck: a rebrand's recolour (every
+// chart's series in the brand palette, then replace_color of one brand
+// colour by another, as the rebrand recipe does) over a 220-chart deck
+// built from PowerPoint's charts leaves every chart whole: names are the
+// cached names, number formats and the workbook (cells equal to the
+// chart's values) are kept, only chart parts change, and LibreOffice
+// converts the result.
+func TestRebrandRecolourOfABigChartDeck(t *testing.T) {
+	big := bigChartDeck(t, 20)
+	d, blobs, err := Import(big, "big.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []tools.Call
+	charts := 0
+	d.Walk(func(n, _ *sg.Node, _ int) bool {
+		if n.Type == sg.TypeChart && n.Chart != nil {
+			charts++
+			calls = append(calls, call(t, "set_series_color", "", map[string]any{"chartId": n.ID, "colors": []string{"#0B6E4F", "#F26430"}}))
+		}
+		return true
+	})
+	if charts != 220 {
+		t.Fatalf("%d charts in the big deck, want 220", charts)
+	}
+	calls = append(calls, call(t, "replace_color", "", map[string]any{"from": "#0B6E4F", "to": "#5B2A86", "tolerance": 0.03}))
+	ed, _, err := tools.Apply(d, calls, tools.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, warns, err := ExportDetailed(ed, blobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range warns {
+		t.Errorf("export warned: %s", w)
+	}
+	orig, got := zipParts(t, big), zipParts(t, out)
+	for p, b := range orig {
+		if !bytes.Equal(b, got[p]) && !strings.HasPrefix(p, "ppt/charts/chart") {
+			t.Errorf("part %s changed by a recolour", p)
+		}
+	}
+	back, _, err := Import(out, "big.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	purple := sg.MustHex("#5B2A86")
+	recoloured := 0
+	back.Walk(func(n, _ *sg.Node, _ int) bool {
+		if n.Type != sg.TypeChart || n.Chart == nil {
+			return true
+		}
+		p := n.Chart.Part
+		if g, w := formatCodes(got[p]), formatCodes(orig[p]); !slices.Equal(g, w) {
+			t.Errorf("%s: number formats %v, were %v", p, g, w)
+		}
+		ser := partSeries(t, got[p])
+		for i, s := range n.Chart.Series {
+			if i < len(ser) && s.Name != ser[i].cachedName() && ser[i].cachedName() != "" {
+				t.Errorf("%s: series %q, cached %q", p, s.Name, ser[i].cachedName())
+			}
+		}
+		if len(n.Chart.Series) > 0 && n.Chart.Series[0].Color != nil && *n.Chart.Series[0].Color == purple {
+			recoloured++
+		}
+		wb := chartWorkbook(t, got, p)
+		if wb == "" || !bytes.Equal(got[wb], orig[wb]) {
+			t.Errorf("%s: workbook %q missing or changed", p, wb)
+		} else {
+			checkWorkbookMatches(t, p, got[wb], got[p])
+		}
+		return true
+	})
+	if recoloured != charts {
+		t.Errorf("%d of %d charts show the brand colour after the recolour", recoloured, charts)
+	}
+	if testing.Short() {
+		return
+	}
+	if pages := convertToPDF(t, map[string][]byte{"big.pptx": out}); pages["big.pptx"] != len(back.Slides) {
+		t.Errorf("LibreOffice made %d pages of %d slides", pages["big.pptx"], len(back.Slides))
+	}
+}
+
+// BenchmarkRecolourChartDeck measures importing, recolouring every chart
+// and exporting a deck of 2,000 chart slides (cht-series.pptx's eleven
+// PowerPoint charts, copied).
+func BenchmarkRecolourChartDeck(b *testing.B) {
+	big := bigChartDeck(b, 182) // 11 x 182 = 2,002 slides
+	b.SetBytes(int64(len(big)))
+	b.ResetTimer()
+	for range b.N {
+		d, blobs, err := Import(big, "big.pptx")
+		if err != nil {
+			b.Fatal(err)
+		}
+		var calls []tools.Call
+		d.Walk(func(n, _ *sg.Node, _ int) bool {
+			if n.Type == sg.TypeChart {
+				a, _ := json.Marshal(map[string]any{"chartId": n.ID, "colors": []string{"#5B2A86", "#F26430"}})
+				calls = append(calls, tools.Call{Tool: "set_series_color", Args: a})
+			}
+			return true
+		})
+		ed, _, err := tools.Apply(d, calls, tools.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Export(ed, blobs); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -242,7 +242,8 @@ func (ex *exporter) chartAsImported(src string) (*sg.Chart, error) {
 			}
 		}
 	}
-	for _, m := range im.masters {
+	for _, k := range sortedKeys(im.masters) {
+		m := im.masters[k]
 		return im.chart(src, &colorCtx{th: m.th, clrMap: m.clrMap})
 	}
 	return nil, fmt.Errorf("no slide master to resolve the chart's colours")
