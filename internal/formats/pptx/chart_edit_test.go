@@ -95,7 +95,7 @@ func formatCodes(data []byte) []string {
 			inFC = e.Name.Local == "formatCode"
 			for _, a := range e.Attr {
 				if a.Name.Local == "formatCode" {
-					out = append(out, e.Name.Local+"@"+a.Value)
+					out = append(out, map[bool]string{true: "pt", false: e.Name.Local}[e.Name.Local == "pt"]+"@"+a.Value)
 				}
 			}
 		case xml.CharData:
@@ -735,5 +735,107 @@ func BenchmarkRecolourChartDeck(b *testing.B) {
 		if _, err := Export(ed, blobs); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// cacheFormats lists the number formats stored with a chart part's
+// cached values (c:formatCode elements and per-point attributes), sorted.
+func cacheFormats(data []byte) []string {
+	var out []string
+	for _, f := range formatCodes(data) {
+		if strings.HasPrefix(f, "cache:") || strings.HasPrefix(f, "pt@") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// TestEveryChartToolOnRealCharts applies the other chart tools to every
+// chart of cht-chart-type.pptx (31 charts PowerPoint made, of every
+// type): title, axis titles and data labels, legend, sorting, and a type
+// change (column to line, line to bar, bar to column, pie to doughnut,
+// other types to column). The export keeps each chart's own part with its
+// cached number formats and its workbook, whose cells hold the chart's
+// (sorted) values; it re-imports with the new type, titles and legend,
+// and LibreOffice converts it.
+func TestEveryChartToolOnRealCharts(t *testing.T) {
+	file := shareddecks.PythonPPTX(t, "cht-chart-type.pptx")[0]
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, blobs, err := Import(data, "cht-chart-type.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := map[string]string{sg.ChartColumn: sg.ChartLine, sg.ChartLine: sg.ChartBar, sg.ChartBar: sg.ChartColumn, sg.ChartPie: sg.ChartDoughnut, sg.ChartDoughnut: sg.ChartPie, sg.ChartArea: sg.ChartColumn, sg.ChartScatter: sg.ChartScatter}
+	want := map[string]string{} // part -> chart type after the edit
+	var calls []tools.Call
+	d.Walk(func(n, _ *sg.Node, _ int) bool {
+		if n.Type != sg.TypeChart || n.Chart == nil {
+			return true
+		}
+		id := n.ID
+		calls = append(calls,
+			call(t, "set_chart_labels", "", map[string]any{"chartId": id, "title": "Sales by quarter", "xAxisTitle": "Quarter", "yAxisTitle": "Units", "dataLabels": true}),
+			call(t, "set_chart_legend", "", map[string]any{"chartId": id, "position": "BOTTOM"}))
+		if n.Chart.ChartType != sg.ChartScatter {
+			calls = append(calls, call(t, "sort_chart_data", "", map[string]any{"chartId": id, "by": "category", "descending": true}))
+		}
+		to := next[n.Chart.ChartType]
+		calls = append(calls, call(t, "set_chart_type", "", map[string]any{"chartId": id, "chartType": to}))
+		want[n.Chart.Part] = to
+		return true
+	})
+	ed, _, err := tools.Apply(d, calls, tools.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, warns, err := ExportDetailed(ed, blobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range warns {
+		if !strings.Contains(w.Msg, "multi-level") {
+			t.Errorf("export warned: %s", w)
+		}
+	}
+	orig, got := zipParts(t, data), zipParts(t, out)
+	back, _, err := Import(out, "x.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	back.Walk(func(n, _ *sg.Node, _ int) bool {
+		if n.Type != sg.TypeChart || n.Chart == nil {
+			return true
+		}
+		seen++
+		p, ch := n.Chart.Part, n.Chart
+		if ch.ChartType != want[p] || ch.Title != "Sales by quarter" || ch.Legend == nil || ch.Legend.Position != "BOTTOM" || !ch.DataLabels {
+			t.Errorf("%s: re-imported as %s titled %q, legend %+v, labels %v; want %s", p, ch.ChartType, ch.Title, ch.Legend, ch.DataLabels, want[p])
+		}
+		if ch.ChartType != sg.ChartPie && ch.ChartType != sg.ChartDoughnut && (ch.XAxisTitle != "Quarter" || ch.YAxisTitle != "Units") {
+			t.Errorf("%s: axis titles %q %q", p, ch.XAxisTitle, ch.YAxisTitle)
+		}
+		if g, w := cacheFormats(got[p]), cacheFormats(orig[p]); !slices.Equal(g, w) {
+			t.Errorf("%s: cached number formats %v, were %v", p, g, w)
+		}
+		if wb := chartWorkbook(t, got, p); wb == "" {
+			t.Errorf("%s: workbook lost", p)
+		} else {
+			checkWorkbookMatches(t, p, got[wb], got[p])
+		}
+		return true
+	})
+	if seen != len(want) || seen < 30 {
+		t.Errorf("%d charts re-imported, %d edited", seen, len(want))
+	}
+	t.Logf("%d charts edited by every chart tool, re-imported whole", seen)
+	if testing.Short() {
+		return
+	}
+	if pages := convertToPDF(t, map[string][]byte{"types.pptx": out}); pages["types.pptx"] != len(back.Slides) {
+		t.Errorf("LibreOffice made %d pages of %d slides", pages["types.pptx"], len(back.Slides))
 	}
 }
