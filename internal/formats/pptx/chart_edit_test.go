@@ -480,6 +480,24 @@ func TestUpdateChartDataWritesWorkbook(t *testing.T) {
 	if !bytes.Contains(got[part], []byte(`<c:pt idx="2" formatCode="0.0"><c:v>30.25</c:v></c:pt>`)) {
 		t.Errorf("the point with its own number format lost it or its value:\n%s", got[part])
 	}
+	// Series 2 has a gap at Bar (no cached point, an empty cell): editing
+	// its other values keeps the gap, in the cache and the workbook.
+	ed2, _, err := tools.Apply(d, []tools.Call{call(t, "update_chart_data", "", map[string]any{"chartId": n.ID, "set": []map[string]any{{"series": "Series 2", "category": "Baz", "value": 7}}})}, tools.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out2, err := Export(ed2, blobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got2 := zipParts(t, out2)
+	s2 := partSeries(t, got2[part])[1]
+	if len(s2.ValPts) != 2 || s2.ValPts[0].Idx != 0 || s2.ValPts[1].Idx != 2 || s2.ValPts[1].V != "7" {
+		t.Errorf("series 2 points after the edit %+v, want idx 0 and 2 (the gap at 1 kept)", s2.ValPts)
+	}
+	if v := cellValues(t, got2[wb], "Sheet1", "C2", "C3", "C4"); !slices.Equal(v, []string{"4.5", "", "7"}) {
+		t.Errorf("workbook C2:C4 = %q, want the gap kept", v)
+	}
 	back, _, err := Import(out, "x.pptx")
 	if err != nil {
 		t.Fatal(err)

@@ -207,7 +207,7 @@ func (ce *chartEdit) series(plot *xnode, ch, old *sg.Chart) error {
 			ce.setSeriesColor(plot, ser, s.Color)
 		}
 		if fresh[i] || !slices.Equal(s.Values, os.Values) {
-			if err := ce.setValues(ser, valTag, s.Values); err != nil {
+			if err := ce.setValues(ser, valTag, s.Values, os.Values); err != nil {
 				return err
 			}
 		}
@@ -375,6 +375,24 @@ func cacheOf(ref *xnode, local string) *xnode {
 // attributes (a per-point formatCode), only its c:v changes; c:ptCount
 // follows; c:formatCode and c:extLst stay where they are.
 func setCachePoints(cache *xnode, texts []string) {
+	setCachePointsBlank(cache, texts, nil)
+}
+
+// cachePointSet returns the indexes of the points a cache holds (a
+// missing point is a blank cell: a gap in the chart).
+func cachePointSet(cache *xnode) map[int]bool {
+	out := map[int]bool{}
+	for _, p := range cache.all(nsC, "pt") {
+		if i, err := strconv.Atoi(p.av("idx")); err == nil {
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// setCachePointsBlank is setCachePoints leaving out the points blank
+// names (they stay gaps).
+func setCachePointsBlank(cache *xnode, texts []string, blank map[int]bool) {
 	byIdx := map[int]*xnode{}
 	for _, p := range cache.all(nsC, "pt") {
 		if i, err := strconv.Atoi(p.av("idx")); err == nil {
@@ -384,6 +402,9 @@ func setCachePoints(cache *xnode, texts []string) {
 	var pts []*xnode
 	for i, t := range texts {
 		p := byIdx[i]
+		if blank[i] && p == nil {
+			continue
+		}
 		if p == nil {
 			p = newElem(cache.prefix, "pt", nsC, "idx", strconv.Itoa(i))
 		}
@@ -481,7 +502,7 @@ func (ce *chartEdit) writeArea(f *xnode, a cellArea, n int, put func(i, col, row
 }
 
 // setValues writes a series' values into its value cache and workbook.
-func (ce *chartEdit) setValues(ser *xnode, valTag string, vals []float64) error {
+func (ce *chartEdit) setValues(ser *xnode, valTag string, vals, old []float64) error {
 	val := ser.child(nsC, valTag)
 	texts := make([]string, len(vals))
 	for i, v := range vals {
@@ -491,15 +512,30 @@ func (ce *chartEdit) setValues(ser *xnode, valTag string, vals []float64) error 
 		val, _ = ce.fragment(`<c:` + valTag + `><c:numLit><c:formatCode>General</c:formatCode></c:numLit></c:` + valTag + `>`)
 		ser.insertOrdered(val, serOrder)
 	}
+	// A gap (a point the cache does not hold, imported as 0) that is
+	// still 0 stays a gap, in the chart and in the workbook.
+	blank := map[int]bool{}
+	if c := valueCache(val); c != nil {
+		have := cachePointSet(c)
+		for i, v := range vals {
+			if v == 0 && !have[i] && i < len(old) && old[i] == 0 {
+				blank[i] = true
+			}
+		}
+	}
 	switch {
 	case val.child(nsC, "numRef") != nil:
 		ref := val.child(nsC, "numRef")
-		setCachePoints(cacheOf(ref, "numCache"), texts)
+		setCachePointsBlank(cacheOf(ref, "numCache"), texts, blank)
 		if f, a, ok := ce.formula(ref); ok {
-			ce.writeArea(f, a, len(vals), func(i, col, row int) { ce.wb.setNumber(a.sheet, col, row, vals[i]) })
+			ce.writeArea(f, a, len(vals), func(i, col, row int) {
+				if !blank[i] {
+					ce.wb.setNumber(a.sheet, col, row, vals[i])
+				}
+			})
 		}
 	case val.child(nsC, "numLit") != nil:
-		setCachePoints(val.child(nsC, "numLit"), texts)
+		setCachePointsBlank(val.child(nsC, "numLit"), texts, blank)
 	default:
 		return fmt.Errorf("series values are neither c:numRef nor c:numLit")
 	}
