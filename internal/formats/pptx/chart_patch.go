@@ -748,9 +748,7 @@ func richXML(text string, pPr, rPr string) string {
 func (ce *chartEdit) setRich(title *xnode, text string) {
 	tx := title.child(nsC, "tx")
 	rich := tx.child(nsC, "rich")
-	if rich != nil && strings.TrimSpace(rich.allText()) == text {
-		return
-	}
+
 	pPr, rPr := "", ""
 	if rich != nil {
 		if p := rich.child(nsA, "p"); p != nil {
@@ -821,7 +819,7 @@ func (ce *chartEdit) setTitle(chart *xnode, text string) {
 	t := chart.child(nsC, "title")
 	cur := ""
 	if t != nil {
-		cur = strings.TrimSpace(t.path(nsC, "tx", "rich").allText())
+		cur = titleText(t)
 	}
 	if cur == text {
 		return
@@ -852,7 +850,7 @@ func (ce *chartEdit) setAxisTitle(ax *xnode, text string) {
 	t := ax.child(nsC, "title")
 	cur := ""
 	if t != nil {
-		cur = strings.TrimSpace(t.allText())
+		cur = titleText(t)
 	}
 	if cur == text {
 		return

@@ -25,7 +25,7 @@ func (im *importer) chart(part string, cc *colorCtx) (*sg.Chart, error) {
 	}
 	out := &sg.Chart{Categories: []string{}, Series: []sg.Series{}, Part: part}
 	if t := ch.child(nsC, "title"); t != nil {
-		out.Title = strings.TrimSpace(t.path(nsC, "tx", "rich").allText())
+		out.Title = titleText(t)
 	}
 	if lg := ch.child(nsC, "legend"); lg != nil {
 		pos := map[string]string{"r": "RIGHT", "l": "LEFT", "t": "TOP", "b": "BOTTOM", "tr": "RIGHT"}[lg.child(nsC, "legendPos").av("val")]
@@ -110,7 +110,7 @@ func (im *importer) chart(part string, cc *colorCtx) (*sg.Chart, error) {
 		if a == nil {
 			continue
 		}
-		*dst.title = strings.TrimSpace(a.child(nsC, "title").allText())
+		*dst.title = titleText(a.child(nsC, "title"))
 		*dst.axis = chartAxis(a)
 	}
 	return out, nil
@@ -165,6 +165,17 @@ func seriesName(ser *xnode) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// titleText is the text a chart or axis title shows: its rich text, or
+// the cached text of a title linked to a cell (never the formula). An
+// automatic title (no c:tx) reads "".
+func titleText(title *xnode) string {
+	tx := title.child(nsC, "tx")
+	if r := tx.child(nsC, "rich"); r != nil {
+		return strings.TrimSpace(r.allText())
+	}
+	return seriesName(title)
 }
 
 // valueCache returns the c:numCache or c:numLit of a c:val / c:yVal.
