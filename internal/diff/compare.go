@@ -441,6 +441,9 @@ func (m modifier) chart() {
 		if !sameColor(so.Color, sc.Color) {
 			m.change("seriesColor", colorHex(so.Color), colorHex(sc.Color))
 		}
+		if so.FormatCode != sc.FormatCode {
+			m.change("seriesFormat", so.FormatCode, sc.FormatCode)
+		}
 	}
 	lo, lc := legendString(o.Legend), legendString(c.Legend)
 	if lo != lc {

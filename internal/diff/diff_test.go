@@ -398,6 +398,9 @@ func TestChartDataChangeIsReported(t *testing.T) {
 	b.Slides[0].Children[0].Chart.Series[0].Values[1] = 25
 	b.Slides[0].Children[0].Chart.ChartType = scenegraph.ChartBar
 	want(t, Compute(a, b), "modified:chartType", "modified:seriesValues")
+	c := a.Clone()
+	c.Slides[0].Children[0].Chart.Series[0].FormatCode = "0.0%"
+	want(t, Compute(a, c), "modified:seriesFormat")
 }
 
 func TestNilDecksAreEmpty(t *testing.T) {

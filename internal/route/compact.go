@@ -82,6 +82,8 @@ type cSeries struct {
 	Name  string    `json:"n"`
 	Vals  []float64 `json:"v"`
 	Color string    `json:"color,omitempty"`
+	// Fmt is the values' number format ("0.0%": 0.16 shows as 16.0%).
+	Fmt string `json:"fmt,omitempty"`
 }
 
 // reAutoName matches layer names an authoring tool made up (PowerPoint's

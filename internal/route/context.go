@@ -361,7 +361,7 @@ func sizingOf(a *scenegraph.AutoLayout) string {
 func chartOf(ch *scenegraph.Chart, colours bool) *cChart {
 	c := &cChart{Type: strings.ToLower(ch.ChartType), Title: ch.Title, Cats: ch.Categories}
 	for _, s := range ch.Series {
-		cs := cSeries{Name: s.Name, Vals: s.Values}
+		cs := cSeries{Name: s.Name, Vals: s.Values, Fmt: s.FormatCode}
 		if colours {
 			cs.Color = hexOf(s.Color)
 		}
