@@ -857,3 +857,56 @@ func TestEveryChartToolOnRealCharts(t *testing.T) {
 		t.Errorf("LibreOffice made %d pages of %d slides", pages["types.pptx"], len(back.Slides))
 	}
 }
+
+// TestDuplicateSlideCopiesChartParts: duplicate_slide alone writes each
+// chart of the copy as the original's chart part, relationships aside,
+// byte for byte under a new name, with its embedded workbook (and any
+// other part the chart relates to) copied byte for byte too; the
+// original parts are untouched.
+func TestDuplicateSlideCopiesChartParts(t *testing.T) {
+	data, err := os.ReadFile(shareddecks.PythonPPTX(t, "cht-series.pptx")[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, blobs, err := Import(data, "cht-series.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []tools.Call
+	for _, s := range d.Slides {
+		calls = append(calls, call(t, "duplicate_slide", "", map[string]any{"slideId": s.ID}))
+	}
+	ed, _, err := tools.Apply(d, calls, tools.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Export(ed, blobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, got := zipParts(t, data), zipParts(t, out)
+	back, _, err := Import(out, "x.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	copies := 0
+	for i := 0; i+1 < len(back.Slides); i += 2 { // each copy right after its original
+		a, b := chartParts(back.Slides[i]), chartParts(back.Slides[i+1])
+		if len(a) != len(b) {
+			t.Fatalf("slide %d shows %d charts, its copy %d", i+1, len(a), len(b))
+		}
+		for k := range a {
+			copies++
+			if a[k] == b[k] || !bytes.Equal(got[b[k]], orig[a[k]]) || !bytes.Equal(got[a[k]], orig[a[k]]) {
+				t.Errorf("%s copied as %s: not the same bytes under a new name", a[k], b[k])
+			}
+			owb, cwb := chartWorkbook(t, orig, a[k]), chartWorkbook(t, got, b[k])
+			if owb == "" || cwb == "" || cwb == owb || !bytes.Equal(got[cwb], orig[owb]) {
+				t.Errorf("%s: workbook %s copied as %q with other bytes", a[k], owb, cwb)
+			}
+		}
+	}
+	if copies != 11 {
+		t.Errorf("%d charts copied, want cht-series.pptx's 11", copies)
+	}
+}
