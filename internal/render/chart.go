@@ -157,6 +157,32 @@ func (b *builder) chart(n *scenegraph.Node) {
 
 func escapeText(s string) string { return attr(s) }
 
+// percentShares returns a copy of the chart whose values are each
+// point's share (0..1) of its category's total of absolute values, as a
+// stack to 100% plots them.
+func percentShares(ch *scenegraph.Chart, ncat int) *scenegraph.Chart {
+	totals := make([]float64, ncat)
+	for _, s := range ch.Series {
+		for c, v := range s.Values {
+			if c < ncat && !math.IsNaN(v) {
+				totals[c] += math.Abs(v)
+			}
+		}
+	}
+	pc := *ch
+	pc.Series = make([]scenegraph.Series, len(ch.Series))
+	for i, s := range ch.Series {
+		s.Values = slices.Clone(s.Values)
+		for c, v := range s.Values {
+			if c < ncat && totals[c] > 0 {
+				s.Values[c] = v / totals[c]
+			}
+		}
+		pc.Series[i] = s
+	}
+	return &pc
+}
+
 // byPoint reports whether each point of the chart's one series gets its
 // own colour (c:varyColors, ECMA-376 Part 1 §21.2.2.227). Office ignores
 // it for area charts and for charts of several series ([MS-OI29500]
@@ -231,8 +257,16 @@ func (b *builder) cartesian(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, 
 	if ncat == 0 || len(ch.Series) == 0 {
 		return
 	}
-	lo, hi := 0.0, 0.0
 	stacked := ch.Stacked && (ch.ChartType == scenegraph.ChartBar || ch.ChartType == scenegraph.ChartColumn || ch.ChartType == scenegraph.ChartArea)
+	// Data labels always show the values as stored; a stack to 100%
+	// (c:grouping percentStacked) plots each as its share of the
+	// category's total, on an axis from 0 to 100%.
+	orig := ch
+	percent := stacked && ch.PercentStacked
+	if percent {
+		ch = percentShares(ch, ncat)
+	}
+	lo, hi := 0.0, 0.0
 	for c := 0; c < ncat; c++ {
 		pos, neg := 0.0, 0.0
 		for _, s := range ch.Series {
@@ -253,6 +287,9 @@ func (b *builder) cartesian(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, 
 		if stacked {
 			hi, lo = math.Max(hi, pos), math.Min(lo, neg)
 		}
+	}
+	if percent { // shares sum to 1 up to rounding
+		hi, lo = math.Min(hi, 1), math.Max(lo, -1)
 	}
 	ticks := niceTicks(lo, hi, 5)
 	tlo, thi := ticks[0], ticks[len(ticks)-1]
@@ -317,6 +354,9 @@ func (b *builder) cartesian(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, 
 	tickFormat := valAx.NumberFormat
 	if tickFormat == "" {
 		tickFormat = ch.Series[0].FormatCode
+		if percent {
+			tickFormat = "0%"
+		}
 	}
 	for _, t := range ticks {
 		f := val(t)
@@ -398,7 +438,7 @@ func (b *builder) cartesian(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, 
 					fmt.Fprintf(sb, `<circle cx="%s" cy="%s" r="%s" fill="%s"/>`, trimFloat(px), trimFloat(py), trimFloat(fs*0.25), b.pointColor(ch, si, c))
 				}
 				if ch.DataLabels {
-					txt(px, py-fs*0.5, "middle", formatNumber(s.Values[c], s.FormatCode), fs*0.9, "")
+					txt(px, py-fs*0.5, "middle", formatNumber(orig.Series[si].Values[c], s.FormatCode), fs*0.9, "")
 				}
 			}
 			if len(pts) == 0 {
@@ -458,9 +498,9 @@ func (b *builder) cartesian(sb *strings.Builder, ch *scenegraph.Chart, x, y, w, 
 				fmt.Fprintf(sb, `<rect x="%s" y="%s" width="%s" height="%s" fill="%s"/>`, trimFloat(rx), trimFloat(ry), trimFloat(rw), trimFloat(rh), b.pointColor(ch, si, c))
 				if ch.DataLabels {
 					if horizontal {
-						txt(rx+rw+fs*0.3, ry+rh/2+fs*0.35, "start", formatNumber(v, s.FormatCode), fs*0.9, "")
+						txt(rx+rw+fs*0.3, ry+rh/2+fs*0.35, "start", formatNumber(orig.Series[si].Values[c], s.FormatCode), fs*0.9, "")
 					} else {
-						txt(rx+rw/2, ry-fs*0.3, "middle", formatNumber(v, s.FormatCode), fs*0.9, "")
+						txt(rx+rw/2, ry-fs*0.3, "middle", formatNumber(orig.Series[si].Values[c], s.FormatCode), fs*0.9, "")
 					}
 				}
 			}

@@ -90,7 +90,12 @@ func chartSVG(t *testing.T, data []byte, part string) (*scenegraph.Chart, string
 		if err != nil {
 			t.Fatal(err)
 		}
-		svg := h[strings.Index(h, `<svg class="vl"`):]
+		at := strings.Index(h, `data-id="`+ch.ID+`"`)
+		if at < 0 {
+			t.Fatalf("chart %s not in the slide's HTML", ch.ID)
+		}
+		svg := h[at:]
+		svg = svg[strings.Index(svg, `<svg class="vl"`):]
 		return ch.Chart, svg[:strings.Index(svg, "</svg>")]
 	}
 	t.Fatalf("no chart shows %s", part)
@@ -281,5 +286,25 @@ func TestChartNumberFormats(t *testing.T) {
 	}
 	if !strings.Contains(h, ">16.0%</text>") || !strings.Contains(h, ">12.5%</text>") {
 		t.Errorf("data labels not in the series' 0.0%% format")
+	}
+}
+
+// TestPercentStackedBars: a bar chart stacked to 100% (c:grouping
+// percentStacked, cht-chart-type.pptx's chart9) is drawn on an axis from
+// 0% to 100% with each category's bars filling it, as PowerPoint and
+// LibreOffice draw it, not on the sum of its values.
+func TestPercentStackedBars(t *testing.T) {
+	ch, svg := chartSVG(t, pythonPPTX(t, "cht-chart-type.pptx", ""), "ppt/charts/chart9.xml")
+	if !ch.Stacked || !ch.PercentStacked {
+		t.Fatalf("grouping imported as stacked=%v percent=%v, want a stack to 100%%", ch.Stacked, ch.PercentStacked)
+	}
+	labels := labelY(svg)
+	for _, want := range []string{"0%", "20%", "100%"} {
+		if _, ok := labels[want]; !ok {
+			t.Errorf("no tick %q (labels %v)", want, labels)
+		}
+	}
+	if _, ok := labels["120%"]; ok {
+		t.Error("the axis runs past 100%")
 	}
 }

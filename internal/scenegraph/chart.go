@@ -21,9 +21,13 @@ type Chart struct {
 	Series     []Series `json:"series"`
 	Legend     *Legend  `json:"legend,omitempty"`
 	Stacked    bool     `json:"stacked,omitempty"`
-	DataLabels bool     `json:"dataLabels,omitempty"`
-	XAxisTitle string   `json:"xAxisTitle,omitempty"`
-	YAxisTitle string   `json:"yAxisTitle,omitempty"`
+	// PercentStacked, with Stacked, is c:grouping "percentStacked": each
+	// category's stack fills the value axis from 0 to 100% (ECMA-376
+	// Part 1 §21.2, c:grouping).
+	PercentStacked bool   `json:"percentStacked,omitempty"`
+	DataLabels     bool   `json:"dataLabels,omitempty"`
+	XAxisTitle     string `json:"xAxisTitle,omitempty"`
+	YAxisTitle     string `json:"yAxisTitle,omitempty"`
 
 	// VaryColors is c:varyColors (§21.2.2.227): each point of a
 	// one-series chart (a pie's slices, a single series' bars) in its own

@@ -794,7 +794,8 @@ func TestEveryChartToolOnRealCharts(t *testing.T) {
 		t.Fatal(err)
 	}
 	next := map[string]string{sg.ChartColumn: sg.ChartLine, sg.ChartLine: sg.ChartBar, sg.ChartBar: sg.ChartColumn, sg.ChartPie: sg.ChartDoughnut, sg.ChartDoughnut: sg.ChartPie, sg.ChartArea: sg.ChartColumn, sg.ChartScatter: sg.ChartScatter}
-	want := map[string]string{} // part -> chart type after the edit
+	want := map[string]string{}  // part -> chart type after the edit
+	percent := map[string]bool{} // part -> stacked to 100% before and after
 	var calls []tools.Call
 	d.Walk(func(n, _ *sg.Node, _ int) bool {
 		if n.Type != sg.TypeChart || n.Chart == nil {
@@ -810,6 +811,9 @@ func TestEveryChartToolOnRealCharts(t *testing.T) {
 		to := next[n.Chart.ChartType]
 		calls = append(calls, call(t, "set_chart_type", "", map[string]any{"chartId": id, "chartType": to}))
 		want[n.Chart.Part] = to
+		if n.Chart.PercentStacked && to != sg.ChartPie && to != sg.ChartDoughnut && to != sg.ChartScatter {
+			percent[n.Chart.Part] = true
+		}
 		return true
 	})
 	ed, _, err := tools.Apply(d, calls, tools.Options{})
@@ -840,6 +844,9 @@ func TestEveryChartToolOnRealCharts(t *testing.T) {
 		if ch.ChartType != want[p] || ch.Title != "Sales by quarter" || ch.Legend == nil || ch.Legend.Position != "BOTTOM" || !ch.DataLabels {
 			t.Errorf("%s: re-imported as %s titled %q, legend %+v, labels %v; want %s", p, ch.ChartType, ch.Title, ch.Legend, ch.DataLabels, want[p])
 		}
+		if percent[p] != (ch.Stacked && ch.PercentStacked) {
+			t.Errorf("%s: stacked to 100%% %v after the edit, want %v", p, ch.Stacked && ch.PercentStacked, percent[p])
+		}
 		if ch.ChartType != sg.ChartPie && ch.ChartType != sg.ChartDoughnut && (ch.XAxisTitle != "Quarter" || ch.YAxisTitle != "Units") {
 			t.Errorf("%s: axis titles %q %q", p, ch.XAxisTitle, ch.YAxisTitle)
 		}
@@ -856,7 +863,7 @@ func TestEveryChartToolOnRealCharts(t *testing.T) {
 	if seen != len(want) || seen < 30 {
 		t.Errorf("%d charts re-imported, %d edited", seen, len(want))
 	}
-	t.Logf("%d charts edited by every chart tool, re-imported whole", seen)
+	t.Logf("%d charts edited by every chart tool, re-imported whole (%d stacked to 100%%)", seen, len(percent))
 	if testing.Short() {
 		return
 	}

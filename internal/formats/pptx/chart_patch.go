@@ -50,7 +50,7 @@ func (ce *chartEdit) apply(ch, old *sg.Chart) error {
 			return err
 		}
 	}
-	ce.setGrouping(plot, ch.Stacked)
+	ce.setGrouping(plot, ch.Stacked, ch.PercentStacked)
 	if ch.VaryColors != nil && ctBool(plot.child(nsC, "varyColors"), true) != *ch.VaryColors {
 		ce.setVal(plot, "varyColors", boolText(*ch.VaryColors), []string{"barDir", "grouping", "scatterStyle", "radarStyle", "varyColors"})
 	}
@@ -698,9 +698,9 @@ func (ce *chartEdit) setSeriesColor(plot, ser *xnode, c *sg.Color) {
 	setFill(target, ce.w.fillXML([]sg.Paint{sg.Solid(*c)}), order)
 }
 
-// setGrouping writes whether the series are stacked (c:grouping of a bar,
-// line or area plot); a percent-stacked plot stays so while stacked.
-func (ce *chartEdit) setGrouping(plot *xnode, stacked bool) {
+// setGrouping writes whether the series are stacked, to 100% or not
+// (c:grouping of a bar, line or area plot).
+func (ce *chartEdit) setGrouping(plot *xnode, stacked, percent bool) {
 	g := plot.child(nsC, "grouping")
 	if g == nil {
 		if !stacked {
@@ -713,10 +713,14 @@ func (ce *chartEdit) setGrouping(plot *xnode, stacked bool) {
 		}
 	}
 	cur := g.av("val")
-	if (cur == "stacked" || cur == "percentStacked") == stacked {
+	want := "stacked"
+	if percent {
+		want = "percentStacked"
+	}
+	if stacked && cur == want || !stacked && cur != "stacked" && cur != "percentStacked" {
 		return
 	}
-	want := "stacked"
+	wasStacked := cur == "stacked" || cur == "percentStacked"
 	if !stacked {
 		want = "standard"
 		if strings.HasPrefix(plot.local, "bar") {
@@ -728,7 +732,7 @@ func (ce *chartEdit) setGrouping(plot *xnode, stacked bool) {
 	} else {
 		g.setAttr("val", want)
 	}
-	if strings.HasPrefix(plot.local, "bar") {
+	if strings.HasPrefix(plot.local, "bar") && wasStacked != stacked {
 		// Stacked bars overlap fully; clustered ones side by side.
 		ov := "0"
 		if stacked {

@@ -134,9 +134,6 @@ func (ce *chartEdit) setType(plotArea, plot *xnode, ch *sg.Chart) (*xnode, error
 	if err != nil {
 		return nil, err
 	}
-	if g := np.child(nsC, "grouping"); g != nil && ch.Stacked && plot.child(nsC, "grouping").av("val") == "percentStacked" {
-		g.setAttr("val", "percentStacked") // stacked to 100% stays so
-	}
 	plotArea.replaceKid(plot, np)
 	if !needAxes || !fits {
 		// Drop the old axes no other plot uses.

@@ -50,6 +50,7 @@ func (im *importer) chart(part string, cc *colorCtx) (*sg.Chart, error) {
 	}
 	if g := plot.child(nsC, "grouping").av("val"); g == "stacked" || g == "percentStacked" {
 		out.Stacked = true
+		out.PercentStacked = g == "percentStacked"
 	}
 	if dl := plot.child(nsC, "dLbls"); dl != nil && dl.child(nsC, "showVal").av("val") == "1" {
 		out.DataLabels = true

@@ -169,6 +169,9 @@ func plotHeadXML(tag string, ch *sg.Chart) string {
 	grouping := "standard"
 	if ch.Stacked {
 		grouping = "stacked"
+		if ch.PercentStacked {
+			grouping = "percentStacked"
+		}
 	}
 	var head string
 	switch tag {
