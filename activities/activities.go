@@ -64,3 +64,16 @@ func classifyWith(err error, out any) error {
 	}
 	return temporal.NewApplicationErrorWithOptions(msg, kind, o)
 }
+
+// Functions maps every activity name EditWorkflow calls
+// (workflows.Activity*) to its method, for workers to register by task
+// queue and for tests to register all at once.
+func (a *Activities) Functions() map[string]any {
+	return map[string]any{
+		workflows.ActivityRoute: a.Route, workflows.ActivityAct: a.Act, workflows.ActivityAgentTurn: a.AgentTurn,
+		workflows.ActivityApplyRound: a.ApplyRound, workflows.ActivityObserve: a.Observe, workflows.ActivityApply: a.Apply,
+		workflows.ActivityDiff: a.Diff, workflows.ActivityRender: a.Render, workflows.ActivityJudge: a.Judge,
+		workflows.ActivityCheck: a.Check, workflows.ActivityExport: a.Export,
+		workflows.ActivityProgress: a.Progress, workflows.ActivityPublish: a.Publish,
+	}
+}

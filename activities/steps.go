@@ -8,6 +8,7 @@ import (
 	"go.temporal.io/sdk/activity"
 
 	"github.com/acecanvas/ace/internal/editloop"
+	"github.com/acecanvas/ace/internal/observe"
 	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/runner"
 	"github.com/acecanvas/ace/internal/telemetry"
@@ -24,10 +25,34 @@ func (a *Activities) Route(ctx context.Context, in editloop.RouteInput) (editloo
 	return out, classifyWith(err, out)
 }
 
-// Act runs runner.Steps.Act (the design agent, or the recipe compile).
+// Act runs runner.Steps.Act (a recipe's compile).
 func (a *Activities) Act(ctx context.Context, in editloop.ActInput) (editloop.ActOutput, error) {
-	defer keepAlive(ctx)()
 	out, err := a.Steps.Act(ctx, in)
+	return out, classifyWith(err, out)
+}
+
+// AgentTurn runs runner.Steps.AgentTurn (one model turn of the step loop).
+func (a *Activities) AgentTurn(ctx context.Context, in editloop.TurnInput) (editloop.TurnOutput, error) {
+	defer keepAlive(ctx)()
+	out, err := a.Steps.AgentTurn(ctx, in)
+	return out, classifyWith(err, out)
+}
+
+// ApplyRound runs runner.Steps.ApplyRound (a turn's calls on the working
+// copy).
+func (a *Activities) ApplyRound(ctx context.Context, in editloop.RoundInput) (editloop.RoundOutput, error) {
+	out, err := a.Steps.ApplyRound(ctx, in)
+	return out, classifyWith(err, out)
+}
+
+// Observe runs runner.Steps.Observe (the step observation and the submit
+// gate).
+func (a *Activities) Observe(ctx context.Context, in editloop.ObserveInput) (observe.Observation, error) {
+	t0 := time.Now()
+	out, err := a.Steps.Observe(ctx, in)
+	if err == nil {
+		telemetry.RecordRender(ctx, time.Since(t0).Seconds(), len(out.Slides))
+	}
 	return out, classifyWith(err, out)
 }
 

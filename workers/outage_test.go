@@ -16,7 +16,7 @@ import (
 
 // The agent's endpoint answers 500 for 42 s of wall-clock time from its
 // first request, however many requests arrive: far longer than the model
-// client's own retries (4, fast in tests), so the Act activity fails and
+// client's own retries (4, fast in tests), so the AgentTurn activity fails and
 // Temporal retries it with backoff (1 s doubling, at most 10 s between
 // attempts: workflows.llmRetryInterval) until the endpoint recovers. 42 s
 // rather than 30: attempts land at about 0, 1, 3, 7, 15, 25 and 35 s, so
@@ -34,6 +34,8 @@ steps:
     tool_calls:
       - name: set_text_content
         arguments: {nodeId: s2-t5, text: "Pricing experiments and results"}
+  - model: agent-m
+    tool_calls: [{name: submit}]
   - model: judge-m
     text: '{"instruction_following_score": 4, "instruction_following_reason": "Done as asked."}'
 `
@@ -42,7 +44,7 @@ steps:
 // stack while the model endpoint fails for over 30 s: the edit waits (the
 // client's retries inside each attempt, Temporal's activity retries between
 // them) and completes. The outage's length is read from the server's own
-// log: the first and the last 500 arrived at least 30 s apart, and the Act
+// log: the first and the last 500 arrived at least 30 s apart, and the AgentTurn
 // activity needed several attempts.
 func TestEditWaitsOutAModelOutage(t *testing.T) {
 	conn := stack(t)
@@ -99,6 +101,6 @@ func TestEditWaitsOutAModelOutage(t *testing.T) {
 		}
 	}
 	if attempts < 3 || failed <= int(attempts) {
-		t.Errorf("Act needed %d attempts for %d failed requests: want Temporal retries, each after several client retries", attempts, failed)
+		t.Errorf("AgentTurn needed %d attempts for %d failed requests: want Temporal retries, each after several client retries", attempts, failed)
 	}
 }

@@ -22,7 +22,8 @@ import (
 )
 
 // Every request of a model gets the same answer, so any number of decks can
-// be edited in any order: slide 2's title is set, the judge gives 4 (stop).
+// be edited in any order: slide 2's title is set, then (once the
+// observation came back) submitted, and the judge gives 4 (stop).
 const redisBatchScript = `
 name: redis-batch
 steps:
@@ -31,9 +32,14 @@ steps:
     text: '{"mode": "MICRO_SPATIAL", "target_slides": [2], "reason": "one title on slide 2"}'
   - model: agent-m
     forever: true
+    unless_last: "After this step"
     tool_calls:
       - name: set_text_content
         arguments: {nodeId: s2-t5, text: "Pricing experiments and results"}
+  - model: agent-m
+    forever: true
+    when_last: "After this step"
+    tool_calls: [{name: submit}]
   - model: judge-m
     forever: true
     text: '{"instruction_following_score": 4, "instruction_following_reason": "Done as asked."}'

@@ -12,12 +12,20 @@ import (
 	"github.com/acecanvas/ace/internal/runner"
 )
 
+// The render memo of a worker (render.Options.Memo): what the step loop's
+// observations and the before/after pictures measured, in process.
+const (
+	renderMemoEntries = 4096
+	renderMemoBytes   = 512 << 20
+)
+
 // NewActivities builds the step functions a worker serving queues needs:
 // llm workers get the model client (with the Redis-backed limiter when
 // ACE_REDIS_URL is set, in-process otherwise) and the cache of routing
 // decisions and routed contexts (Route and Act run there: cache.New, Redis
 // shared by all workers when ACE_REDIS_URL is set, an in-process LRU
-// otherwise; a Redis outage is a miss); render workers the Chromium pool.
+// otherwise; a Redis outage is a miss); render and edit workers the
+// Chromium pool (with an in-process render memo).
 // The returned close function releases them.
 func NewActivities(ctx context.Context, c *Conn, queues []string, renderPool int) (*activities.Activities, func(), error) {
 	steps := &runner.Steps{Store: c.Store, Beat: activities.Beat}
@@ -41,11 +49,15 @@ func NewActivities(ctx context.Context, c *Conn, queues []string, renderPool int
 		steps.Cache = cache.New(ctx, c.RedisURL)
 		closers = append(closers, func() { steps.Cache.Close() })
 	}
-	if slices.Contains(queues, "render") {
+	// Render workers render; edit workers apply tools (a recipe's compile,
+	// the agent's calls, the replay) as local activities, and tools that
+	// measure text or read the painted backdrop (add_footer, free-space
+	// layout) need a renderer there, the same as where Act would run.
+	if slices.Contains(queues, "render") || slices.Contains(queues, "edit") {
 		if renderPool <= 0 {
 			renderPool = 2
 		}
-		pool, err := render.NewPool(ctx, render.Options{Size: renderPool})
+		pool, err := render.NewPool(ctx, render.Options{Size: renderPool, Memo: cache.NewLRU(renderMemoEntries, renderMemoBytes)})
 		if err != nil {
 			return nil, nil, fmt.Errorf("render pool (set ACE_CHROMIUM to a Chromium binary): %w", err)
 		}

@@ -45,28 +45,27 @@ func ParseQueues(s string) ([]string, error) {
 const EditWorkflowName = "EditWorkflow"
 
 // register puts on w only what queue q needs: the workflow and its local
-// activities (apply, diff, check, progress and publish: short steps run in
-// the workflow's own worker) on edit, the model steps on llm, Render on
-// render, Export on diff.
+// activities (the steps that apply tools: a recipe's compile, each agent
+// turn's calls and the replay; and diff, check, progress and publish) on
+// edit, the model steps on llm, Render and Observe on render, Export on
+// diff.
 func register(w worker.Worker, q string, a *activities.Activities) {
-	act := func(fn any, name string) { w.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name}) }
-	switch q {
-	case "edit":
+	if q == "edit" {
 		w.RegisterWorkflowWithOptions(workflows.EditWorkflow, workflow.RegisterOptions{Name: EditWorkflowName})
-		act(a.Apply, workflows.ActivityApply)
-		act(a.Diff, workflows.ActivityDiff)
-		act(a.Check, workflows.ActivityCheck)
-		act(a.Progress, workflows.ActivityProgress)
-		act(a.Publish, workflows.ActivityPublish)
-	case "llm":
-		act(a.Route, workflows.ActivityRoute)
-		act(a.Act, workflows.ActivityAct)
-		act(a.Judge, workflows.ActivityJudge)
-	case "render":
-		act(a.Render, workflows.ActivityRender)
-	case "diff":
-		act(a.Export, workflows.ActivityExport)
 	}
+	fns := a.Functions()
+	for _, name := range queueActivities[q] {
+		w.RegisterActivityWithOptions(fns[name], activity.RegisterOptions{Name: name})
+	}
+}
+
+// queueActivities lists the activities each queue's worker registers.
+var queueActivities = map[string][]string{
+	"edit": {workflows.ActivityAct, workflows.ActivityApplyRound, workflows.ActivityApply, workflows.ActivityDiff,
+		workflows.ActivityCheck, workflows.ActivityProgress, workflows.ActivityPublish},
+	"llm":    {workflows.ActivityRoute, workflows.ActivityAgentTurn, workflows.ActivityJudge},
+	"render": {workflows.ActivityRender, workflows.ActivityObserve},
+	"diff":   {workflows.ActivityExport},
 }
 
 // WorkerOptions tune the Temporal workers.

@@ -9,16 +9,19 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/acecanvas/ace/internal/editloop"
+	"github.com/acecanvas/ace/internal/observe"
 	"github.com/acecanvas/ace/internal/policy"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 )
 
 // EditWorkflow edits one deck with the one edit loop, editloop.Run, each
-// of its steps an activity (ACE Algorithm 1; DESIGN.md §4): route, act and
-// judge on the llm queue, render on the render queue, export on the diff
-// queue; apply, diff and the expectation check, short in-memory steps, run
-// as local activities on the workflow's own worker. The kept deck is
-// exported and the result published.
+// of its steps an activity (ACE Algorithm 1; DESIGN.md §4): route, the
+// agent's turns and judge on the llm queue, observations and renders on
+// the render queue, export on the diff queue; the steps that apply tools
+// (a recipe's compile, each turn's calls, the replay) and the short
+// in-memory ones (diff, the expectation check) run as local activities on
+// the workflow's own worker, so every tool runs with that worker's
+// options. The kept deck is exported and the result published.
 //
 // in.Resume is nil on a fresh start and the record so far after
 // continue-as-new. The workflow answers the "progress" query and stops at
@@ -80,7 +83,7 @@ func (e *edit) loopRequest() editloop.Request {
 	return editloop.Request{DeckRef: e.req.DeckRef, Instruction: e.req.Instruction, RecipeRef: e.req.RecipeRef,
 		RecipePath: e.req.RecipePath, ExportFormat: e.req.ExportFormat,
 		Policy:        policy.Config{Tau: o.GetTau(), MaxIterations: int(o.GetMaxIterations())},
-		MaxAgentTurns: int(o.GetMaxAgentTurns()), VQ: o.GetVq()}
+		MaxAgentTurns: int(o.GetMaxAgentTurns()), MaxSteps: int(o.GetMaxSteps()), VQ: o.GetVq()}
 }
 
 func (e *edit) progressQuery() (Progress, error) {
@@ -117,6 +120,8 @@ func Validate(req *acev1.EditRequest) error {
 		return fmt.Errorf("edit %q: max_iterations %d is outside 0..20 (0 means 3)", req.JobId, req.Options.GetMaxIterations())
 	case req.Options.GetMaxAgentTurns() < 0:
 		return fmt.Errorf("edit %q: max_agent_turns %d is negative (0 means 35)", req.JobId, req.Options.GetMaxAgentTurns())
+	case req.Options.GetMaxSteps() < 0:
+		return fmt.Errorf("edit %q: max_steps %d is negative (0 means %d)", req.JobId, req.Options.GetMaxSteps(), editloop.DefaultMaxSteps)
 	}
 	return nil
 }
@@ -128,7 +133,19 @@ func (e *edit) Route(in editloop.RouteInput) (out editloop.RouteOutput, err erro
 }
 
 func (e *edit) Act(in editloop.ActInput) (out editloop.ActOutput, err error) {
-	return out, e.activity(PhaseAct, optAct, ActivityAct, in, &out)
+	return out, e.local(PhaseAct, ActivityAct, in, &out)
+}
+
+func (e *edit) AgentTurn(in editloop.TurnInput) (out editloop.TurnOutput, err error) {
+	return out, e.activity(PhaseTurn, optTurn, ActivityAgentTurn, in, &out)
+}
+
+func (e *edit) ApplyRound(in editloop.RoundInput) (out editloop.RoundOutput, err error) {
+	return out, e.local(PhaseRound, ActivityApplyRound, in, &out)
+}
+
+func (e *edit) Observe(in editloop.ObserveInput) (out observe.Observation, err error) {
+	return out, e.activity(PhaseObserve, optRender, ActivityObserve, in, &out)
 }
 
 func (e *edit) Apply(in editloop.ApplyInput) (out editloop.ApplyOutput, err error) {

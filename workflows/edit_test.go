@@ -19,9 +19,11 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/acecanvas/ace/internal/agent"
 	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/judge"
 	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/observe"
 	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/route"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
@@ -35,7 +37,8 @@ type script struct {
 	critiques     []string
 	gates         []bool
 	actErr        error
-	acts          []editloop.ActInput
+	acts          []editloop.TurnInput // each iteration's first agent turn
+	compiles      []editloop.ActInput
 	exports       []editloop.ExportInput
 	published     []*acev1.EditResult
 	checks        []editloop.CheckInput
@@ -67,6 +70,16 @@ func (s *script) register(env *testsuite.TestWorkflowEnvironment) {
 	})
 	reg(ActivityAct, func(ctx context.Context, in editloop.ActInput) (editloop.ActOutput, error) {
 		s.mu.Lock()
+		s.compiles = append(s.compiles, in)
+		s.mu.Unlock()
+		return editloop.ActOutput{CallsRef: "calls1", Calls: 2, DeckRef: in.DeckRef + ">calls1"}, nil
+	})
+	// An iteration's first turn edits; the next ones submit.
+	reg(ActivityAgentTurn, func(ctx context.Context, in editloop.TurnInput) (editloop.TurnOutput, error) {
+		if in.SessionRef != "" {
+			return editloop.TurnOutput{SessionRef: in.SessionRef, Round: agent.Round{Calls: []agent.RoundCall{{ID: "s", Tool: agent.ToolSubmit}}}}, nil
+		}
+		s.mu.Lock()
 		s.acts = append(s.acts, in)
 		n := len(s.acts)
 		block := s.block
@@ -75,17 +88,33 @@ func (s *script) register(env *testsuite.TestWorkflowEnvironment) {
 			select {
 			case <-block:
 			case <-ctx.Done():
-				return editloop.ActOutput{}, ctx.Err()
+				return editloop.TurnOutput{}, ctx.Err()
 			}
 		}
 		if s.actErr != nil {
-			return editloop.ActOutput{}, s.actErr
+			return editloop.TurnOutput{}, s.actErr
 		}
-		calls := fmt.Sprintf("calls%d", n)
-		return editloop.ActOutput{CallsRef: calls, DeckRef: in.DeckRef + ">" + calls, Calls: 2, Turns: 1,
+		return editloop.TurnOutput{SessionRef: fmt.Sprintf("ses%d", n), Round: agent.Round{Turn: 1, Calls: []agent.RoundCall{{ID: "e", Tool: "set_text_content"}}},
 			LLM: []llm.Call{{Purpose: "act", PromptTokens: 100, CompletionTokens: 10, CostUSD: 0.001, Priced: true}}}, nil
 	})
+	reg(ActivityApplyRound, func(ctx context.Context, in editloop.RoundInput) (editloop.RoundOutput, error) {
+		s.mu.Lock()
+		calls := fmt.Sprintf("calls%d", len(s.acts))
+		s.mu.Unlock()
+		return editloop.RoundOutput{DeckRef: in.DeckRef + ">" + calls, CallsRef: calls, Calls: 2,
+			Results: []agent.Result{{ID: "e", Content: "{}"}}, Changed: true}, nil
+	})
+	reg(ActivityObserve, func(ctx context.Context, in editloop.ObserveInput) (observe.Observation, error) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		i := len(s.acts) - 1
+		pass := i < 0 || i >= len(s.gates) || s.gates[i]
+		return observe.Observation{Passed: pass, Text: "observed"}, nil
+	})
 	reg(ActivityApply, func(ctx context.Context, in editloop.ApplyInput) (editloop.ApplyOutput, error) {
+		if in.CallsRef == "" {
+			return editloop.ApplyOutput{DeckRef: in.DeckRef}, nil
+		}
 		if got := in.DeckRef + ">" + in.CallsRef; got != in.Expect {
 			return editloop.ApplyOutput{}, fmt.Errorf("apply gave %s, act had %s", got, in.Expect)
 		}
@@ -96,6 +125,9 @@ func (s *script) register(env *testsuite.TestWorkflowEnvironment) {
 		defer s.mu.Unlock()
 		i := s.renders
 		s.renders++
+		if len(s.acts) > 0 {
+			i = len(s.acts) - 1 // the gate follows the iteration, as Observe does
+		}
 		pass := i >= len(s.gates) || s.gates[i]
 		out := editloop.RenderOutput{GatePassed: pass, Violations: 1, Slides: 1}
 		if !pass {
@@ -181,8 +213,8 @@ func TestRecipeWithoutJudgeStopsAfterOneIterationWhenGatePasses(t *testing.T) {
 	if res.FinalSnapshot != "d0>calls1" || res.ExportRef != "export:d0>calls1" {
 		t.Errorf("final %q export %q", res.FinalSnapshot, res.ExportRef)
 	}
-	if s.acts[0].RecipeRef != "recipe-ref" || len(s.published) != 1 || res.Outcome != "applied" {
-		t.Errorf("act input %+v, %d results published, outcome %q", s.acts[0], len(s.published), res.Outcome)
+	if len(s.compiles) != 1 || s.compiles[0].RecipeRef != "recipe-ref" || len(s.acts) != 0 || len(s.published) != 1 || res.Outcome != "applied" {
+		t.Errorf("compiles %+v, %d agent turns, %d results published, outcome %q", s.compiles, len(s.acts), len(s.published), res.Outcome)
 	}
 	if len(s.checks) != 1 || s.checks[0].DeckRef != "d0>calls1" || !s.checks[0].Gate.Checked {
 		t.Errorf("expectations checked on %+v", s.checks)
@@ -236,7 +268,9 @@ func TestScoreDropRollsBackAndStrictPeakPicksTheBest(t *testing.T) {
 func TestGateFailureRollsBackToOriginAndNeverWins(t *testing.T) {
 	s := &script{scores: []*float64{score(5), score(4)}, critiques: []string{"great", "fine"},
 		gates: []bool{false, true}}
-	_, res, err := run(t, s, request())
+	req := request()
+	req.Options = &acev1.EditOptions{MaxSteps: 2} // the refused submit ends iteration 1
+	_, res, err := run(t, s, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,8 +305,8 @@ func TestPureRecipeBlockedByTheGateRunsOnceAndKeepsTheOrigin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.acts) != 1 || res.Outcome != "gate_blocked" || res.FinalSnapshot != "d0" || res.ExportRef != "export:d0" {
-		t.Errorf("%d acts, outcome %q, final %q", len(s.acts), res.Outcome, res.FinalSnapshot)
+	if len(s.compiles) != 1 || res.Outcome != "gate_blocked" || res.FinalSnapshot != "d0" || res.ExportRef != "export:d0" {
+		t.Errorf("%d compiles, outcome %q, final %q", len(s.compiles), res.Outcome, res.FinalSnapshot)
 	}
 }
 

@@ -49,8 +49,9 @@ func llmStepOptions(startToClose time.Duration) workflow.ActivityOptions {
 }
 
 var (
-	optRoute  = llmStepOptions(3 * time.Minute)
-	optAct    = llmStepOptions(10 * time.Minute)
+	optRoute = llmStepOptions(3 * time.Minute)
+	// optTurn is one model turn of the agent's step loop.
+	optTurn   = llmStepOptions(10 * time.Minute)
 	optJudge  = llmStepOptions(5 * time.Minute)
 	optRender = stepOptions(QueueRender, 10*time.Minute, 20*time.Second, 10)
 	optExport = stepOptions(QueueDiff, 3*time.Minute, 0, 5)

@@ -36,6 +36,7 @@ type parityCase struct {
 	recipe      string // recipe YAML, for recipe edits
 	policy      policy.Config
 	maxTurns    int
+	maxSteps    int
 	// what both runs must record
 	outcome    policy.Outcome
 	selected   int
@@ -74,7 +75,7 @@ var parityCases = []parityCase{
 		outcome: policy.Stopped, selected: 1, iterations: 1, actions: []policy.Action{policy.Stop}},
 	{name: "continues with the critique then stops", script: "runner-continue.yaml", instruction: "Rename the slide 2 title and make it navy.",
 		outcome: policy.Stopped, selected: 2, iterations: 2, actions: []policy.Action{policy.Continue, policy.Stop}},
-	{name: "rolls back to the origin on a gate failure", script: "runner-gate.yaml", instruction: "Move the slide 2 title a little to the right.",
+	{name: "rolls back to the origin on a gate failure", script: "runner-gate.yaml", instruction: "Move the slide 2 title a little to the right.", maxSteps: 2,
 		outcome: policy.Stopped, selected: 2, iterations: 2, actions: []policy.Action{policy.Rollback, policy.Stop}},
 	{name: "rolls back to iteration 2 when IF drops", script: "runner-rollback.yaml", instruction: retitle, policy: policy.Config{MaxIterations: 4},
 		outcome: policy.Stopped, selected: 4, iterations: 4, actions: []policy.Action{policy.Continue, policy.Continue, policy.Rollback, policy.Stop}},
@@ -117,7 +118,7 @@ func TestTheLoopIsTheSameInProcessAndAsAWorkflow(t *testing.T) {
 	}
 	for _, c := range parityCases {
 		t.Run(c.name, func(t *testing.T) {
-			req := editloop.Request{DeckRef: origin, Instruction: c.instruction, Policy: c.policy, MaxAgentTurns: c.maxTurns}
+			req := editloop.Request{DeckRef: origin, Instruction: c.instruction, Policy: c.policy, MaxAgentTurns: c.maxTurns, MaxSteps: c.maxSteps}
 			if c.recipe != "" {
 				if req.RecipeRef, err = st.Put(ctx, []byte(c.recipe)); err != nil {
 					t.Fatal(err)
@@ -190,24 +191,21 @@ func runWorkflow(t *testing.T, steps *runner.Steps, req editloop.Request) (*edit
 	a := &activities.Activities{Steps: steps}
 	var mu sync.Mutex
 	var published []*acev1.EditResult
-	for name, fn := range map[string]any{
-		workflows.ActivityRoute: a.Route, workflows.ActivityAct: a.Act, workflows.ActivityApply: a.Apply,
-		workflows.ActivityDiff: a.Diff, workflows.ActivityRender: a.Render, workflows.ActivityJudge: a.Judge,
-		workflows.ActivityCheck: a.Check, workflows.ActivityExport: a.Export,
-		workflows.ActivityProgress: func(context.Context, *acev1.Progress) error { return nil },
-		workflows.ActivityPublish: func(_ context.Context, r *acev1.EditResult) error {
-			mu.Lock()
-			defer mu.Unlock()
-			published = append(published, r)
-			return nil
-		},
-	} {
+	fns := a.Functions()
+	fns[workflows.ActivityProgress] = func(context.Context, *acev1.Progress) error { return nil }
+	fns[workflows.ActivityPublish] = func(_ context.Context, r *acev1.EditResult) error {
+		mu.Lock()
+		defer mu.Unlock()
+		published = append(published, r)
+		return nil
+	}
+	for name, fn := range fns {
 		env.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
 	}
 	er := &acev1.EditRequest{JobId: "parity", DeckName: "generated", DeckRef: req.DeckRef, Instruction: req.Instruction,
 		RecipeRef: req.RecipeRef, RecipePath: req.RecipePath, ExportFormat: req.ExportFormat,
 		Options: &acev1.EditOptions{Tau: req.Policy.Tau, MaxIterations: int32(req.Policy.MaxIterations),
-			MaxAgentTurns: int32(req.MaxAgentTurns), Vq: req.VQ}}
+			MaxAgentTurns: int32(req.MaxAgentTurns), MaxSteps: int32(req.MaxSteps), Vq: req.VQ}}
 	env.ExecuteWorkflow(workflows.EditWorkflow, workflows.EditInput{Request: er})
 	if !env.IsWorkflowCompleted() {
 		t.Fatal("the workflow did not complete")

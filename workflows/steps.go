@@ -25,15 +25,18 @@ var AllRoles = []string{"edit", "llm", "render", "diff"}
 
 // Activity names, as registered by workers and called by EditWorkflow.
 const (
-	ActivityRoute   = "Route"
-	ActivityAct     = "Act"
-	ActivityApply   = "Apply"
-	ActivityRender  = "Render"
-	ActivityDiff    = "Diff"
-	ActivityJudge   = "Judge"
-	ActivityCheck   = "Check"
-	ActivityExport  = "Export"
-	ActivityPublish = "Publish"
+	ActivityRoute      = "Route"
+	ActivityAct        = "Act"
+	ActivityAgentTurn  = "AgentTurn"
+	ActivityApplyRound = "ApplyRound"
+	ActivityObserve    = "Observe"
+	ActivityApply      = "Apply"
+	ActivityRender     = "Render"
+	ActivityDiff       = "Diff"
+	ActivityJudge      = "Judge"
+	ActivityCheck      = "Check"
+	ActivityExport     = "Export"
+	ActivityPublish    = "Publish"
 	// ActivityProgress publishes one iteration's Progress event.
 	ActivityProgress = "Progress"
 )
@@ -73,6 +76,9 @@ type Phase string
 const (
 	PhaseRoute   Phase = "route"
 	PhaseAct     Phase = "act"
+	PhaseTurn    Phase = "turn"
+	PhaseRound   Phase = "round"
+	PhaseObserve Phase = "observe"
 	PhaseApply   Phase = "apply"
 	PhaseDiff    Phase = "diff"
 	PhaseRender  Phase = "render"

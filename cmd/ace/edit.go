@@ -44,6 +44,7 @@ type editFlags struct {
 	tau         float64
 	iterations  int
 	maxTurns    int
+	maxSteps    int
 	vq          bool
 	noRender    bool
 	overwrite   bool
@@ -105,6 +106,7 @@ nothing without -o. Ctrl-C stops the edit and writes nothing (exit 130).`,
 	cmd.Flags().Float64Var(&f.tau, "tau", policy.Default.Tau, "stop when the IF score reaches this (0-5)")
 	cmd.Flags().IntVar(&f.iterations, "iterations", policy.Default.MaxIterations, "iteration budget T")
 	cmd.Flags().IntVar(&f.maxTurns, "max-turns", agent.DefaultMaxTurns, "agent turns (model rounds) per task")
+	cmd.Flags().IntVar(&f.maxSteps, "max-steps", editloop.DefaultMaxSteps, "agent steps per iteration before its result goes to the gate as it stands")
 	cmd.Flags().BoolVar(&f.vq, "vq", false, "also run the visual-quality judge on changed slides (reported only)")
 	cmd.Flags().BoolVar(&f.noRender, "no-render", false, "skip Chromium: no geometry gate, no images for the judge")
 	cmd.Flags().BoolVar(&f.overwrite, "force", false, "replace OUT if it exists")
@@ -115,8 +117,8 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	if strings.TrimSpace(f.instruction) == "" && f.recipePath == "" {
 		return badInput(errors.New(`edit: give -i "instruction" or --recipe R.yaml`))
 	}
-	if f.tau < 0 || f.tau > 5 || f.iterations < 1 || f.maxTurns < 1 {
-		return badInput(fmt.Errorf("edit: --tau must be in 0..5, --iterations and --max-turns at least 1"))
+	if f.tau < 0 || f.tau > 5 || f.iterations < 1 || f.maxTurns < 1 || f.maxSteps < 0 {
+		return badInput(fmt.Errorf("edit: --tau must be in 0..5, --iterations and --max-turns at least 1, --max-steps not negative"))
 	}
 	cfg, err := llm.ConfigFromEnv()
 	if err != nil {
@@ -200,7 +202,7 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	defer rc.Close()
 	steps := &runner.Steps{Store: st, LLM: client, Cache: rc}
 	if !f.noRender {
-		pool, err := render.NewPool(ctx, render.Options{})
+		pool, err := render.NewPool(ctx, render.Options{Memo: cache.NewLRU(0, 0)})
 		if err != nil {
 			return fmt.Errorf("edit: start Chromium for the geometry gate: %w (set ACE_CHROMIUM, or pass --no-render)", err)
 		}
@@ -210,7 +212,7 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	rec, runErr := runner.Run(ctx, steps, editloop.Request{
 		DeckRef: origin, Instruction: f.instruction, RecipeRef: recipeRef, RecipePath: f.recipePath,
 		Policy:        policy.Config{Tau: f.tau, MaxIterations: f.iterations},
-		MaxAgentTurns: f.maxTurns, VQ: f.vq, ExportFormat: strings.TrimPrefix(strings.ToLower(filepath.Ext(out)), "."),
+		MaxAgentTurns: f.maxTurns, MaxSteps: f.maxSteps, VQ: f.vq, ExportFormat: strings.TrimPrefix(strings.ToLower(filepath.Ext(out)), "."),
 	})
 	if ctx.Err() != nil {
 		// Interrupted: write nothing, not even an earlier iteration the

@@ -50,9 +50,10 @@ func TestEditPrintsUsageAndCostAndWritesTheDeck(t *testing.T) {
 	}
 	got := stdout.String()
 	t.Log("\n" + got)
-	// act call: 3000 uncached x $2 + 6000 cached x $0.5 + 120 x $8 per 1M = $0.00996
+	// the edit turn: 3000 uncached x $2 + 6000 cached x $0.5 + 120 x $8 per 1M
+	// = $0.00996; its submit turn reports no usage
 	for _, want := range []string{"route: MICRO_SPATIAL, target slides [2]", "agent-m", "0.009960", "unpriced",
-		"task: 3 calls, 11300 prompt tokens (6000 cached), 190 completion tokens, $0.0100", "outcome: stopped", "wrote " + out} {
+		"task: 4 calls, 11300 prompt tokens (6000 cached), 190 completion tokens, $0.0100", "outcome: stopped", "wrote " + out} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
@@ -66,7 +67,7 @@ func TestEditPrintsUsageAndCostAndWritesTheDeck(t *testing.T) {
 	}
 	var rec editloop.Record
 	rb, err := os.ReadFile(recPath)
-	if err != nil || json.Unmarshal(rb, &rec) != nil || rec.Usage.Calls != 3 || len(rec.Iterations) != 1 {
+	if err != nil || json.Unmarshal(rb, &rec) != nil || rec.Usage.Calls != 4 || len(rec.Iterations) != 1 {
 		t.Fatalf("record file: %v %+v", err, rec.Usage)
 	}
 	html, err := os.ReadFile(page)

@@ -11,9 +11,10 @@ import (
 	"github.com/acecanvas/ace/internal/tools"
 )
 
-// BenchmarkActRound is one agent round on a 100-slide deck: prompt and 98
+// BenchmarkActRound is one agent turn on a 100-slide deck: prompt and 98
 // tool definitions sent over loopback HTTP, one batch of three calls
-// applied. It is the agent's overhead around the model's latency.
+// applied (agent.ApplyRound). It is the agent's overhead around the
+// model's latency.
 func BenchmarkActRound(b *testing.B) {
 	srv := llmtest.NewServer(b, &llmtest.Script{Name: "bench", Steps: []llmtest.Step{{Forever: true, ToolCalls: []llmtest.ToolCall{
 		{Name: "set_text_content", Arguments: map[string]any{"nodeId": "s2-t5", "text": "Benchmark title"}},
@@ -34,9 +35,14 @@ func BenchmarkActRound(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		out, err := a.Act(ctx, agent.Input{Deck: d, Mode: string(dec.Mode), Context: ctxText, Instruction: "Retitle slide 2"})
-		if err != nil || len(out.Calls) != 3 {
-			b.Fatalf("%v %+v", err, out.Errors)
+		ses := agent.NewSession(agent.Input{Deck: d, Mode: string(dec.Mode), Context: ctxText, Instruction: "Retitle slide 2"})
+		r, _, err := a.Turn(ctx, ses, nil, "")
+		if err != nil {
+			b.Fatal(err)
+		}
+		out := agent.ApplyRound(a.Tools, d, nil, d, r)
+		if len(out.Calls) != 3 {
+			b.Fatalf("%+v", out.Errors)
 		}
 	}
 }

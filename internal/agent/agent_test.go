@@ -76,81 +76,137 @@ func TestEveryToolNamedInThePromptExists(t *testing.T) {
 	}
 }
 
-func TestReadToolGetsAFollowUpRound(t *testing.T) {
+// drive runs turns and applies their deck calls, as the step loop does
+// (without observations), until a submit, an answer without calls, or
+// max turns; it returns the working copy and every call applied.
+func drive(t *testing.T, a *agent.Agent, in agent.Input, max int) (*scenegraph.Deck, agent.RoundResult, []agent.Round) {
+	t.Helper()
+	ses := agent.NewSession(in)
+	cur := agent.RoundResult{Deck: in.Deck}
+	var rounds []agent.Round
+	var results []agent.Result
+	for i := 0; i < max; i++ {
+		r, _, err := a.Turn(context.Background(), ses, results, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rounds = append(rounds, r)
+		next := agent.ApplyRound(a.Tools, in.Deck, cur.Calls, cur.Deck, r)
+		next.Errors = append(cur.Errors, next.Errors...)
+		cur, results = next, next.Results
+		done := len(r.Calls) == 0
+		for _, c := range r.Calls {
+			if c.Tool == agent.ToolSubmit {
+				done = true
+			} else if agent.IsStepTool(c.Tool) {
+				results = append(results, agent.Result{ID: c.ID, Content: "ok"})
+			}
+		}
+		if done {
+			break
+		}
+	}
+	return cur.Deck, cur, rounds
+}
+
+func TestAReadResultGoesBackToTheModel(t *testing.T) {
 	a, srv := newAgent(t, `
 steps:
   - tool_calls: [{name: get_all_slides, arguments: {}}]
   - tool_calls: [{name: set_text_content, arguments: {nodeId: s2-t5, text: "Pricing, revisited"}}]
+  - tool_calls: [{name: submit}]
 `)
-	out, err := a.Act(context.Background(), agent.Input{Deck: deck(1, 6), Mode: agent.ModeOff, Instruction: "Retitle slide 2."})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.Turns != 2 || out.Stopped != "done" || len(out.Calls) != 2 {
-		t.Fatalf("turns %d stopped %s calls %d", out.Turns, out.Stopped, len(out.Calls))
+	d, out, rounds := drive(t, a, agent.Input{Deck: deck(1, 6), Mode: agent.ModeOff, Instruction: "Retitle slide 2."}, 5)
+	if len(rounds) != 3 || len(out.Calls) != 2 {
+		t.Fatalf("rounds %d calls %d", len(rounds), len(out.Calls))
 	}
 	second := srv.Requests()[1].Chat.Messages
 	last := second[len(second)-1]
 	if last.Role != "tool" || !strings.Contains(last.Content, "slide-2") || last.ToolCallID == "" {
 		t.Fatalf("the read result did not go back to the model: %+v", last)
 	}
-	if n := scenegraph.NewIndex(out.Deck).Node("s2-t5"); n.Characters != "Pricing, revisited" {
+	if n := scenegraph.NewIndex(d).Node("s2-t5"); n.Characters != "Pricing, revisited" {
 		t.Fatalf("title %q", n.Characters)
 	}
 }
 
-func TestStandaloneCreateSlideGetsAFollowUpWithTheNewID(t *testing.T) {
+func TestANewSlideIDGoesBackToTheModel(t *testing.T) {
 	d := deck(1, 6)
 	newID := d.Clone().NewID(scenegraph.NewIndex(d)) // what create_slide will hand out
 	a, srv := newAgent(t, `
 steps:
   - tool_calls: [{name: create_slide, arguments: {name: Appendix}}]
   - tool_calls: [{name: create_text, arguments: {parentId: "`+newID+`", x: 64, y: 64, width: 600, text: "Appendix"}}]
+  - tool_calls: [{name: submit}]
 `)
-	out, err := a.Act(context.Background(), agent.Input{Deck: d, Mode: agent.ModeMacro, Context: "{}", Instruction: "Add an appendix slide with a title."})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.Turns != 2 || len(out.Errors) != 0 {
-		t.Fatalf("turns %d errors %+v", out.Turns, out.Errors)
+	got, out, rounds := drive(t, a, agent.Input{Deck: d, Mode: agent.ModeMacro, Context: "{}", Instruction: "Add an appendix slide with a title."}, 5)
+	if len(rounds) != 3 || len(out.Errors) != 0 {
+		t.Fatalf("rounds %d errors %+v", len(rounds), out.Errors)
 	}
 	msgs := srv.Requests()[1].Chat.Messages
 	if !strings.Contains(msgs[len(msgs)-1].Content, newID) {
 		t.Fatalf("the new slide id %s was not returned to the model: %s", newID, msgs[len(msgs)-1].Content)
 	}
-	s, _ := out.Deck.SlideByID(newID)
+	s, _ := got.SlideByID(newID)
 	if s == nil || len(s.Children) == 0 {
 		t.Fatal("the new slide was left blank")
 	}
 }
 
-func TestRepairRoundsAreCapped(t *testing.T) {
+// Unknown tools, malformed arguments and failing calls are left out and
+// their errors go back to the model as their results, one per call.
+func TestFailedCallsAreToldToTheModel(t *testing.T) {
 	a, srv := newAgent(t, `
 steps:
-  - tool_calls: [{name: beautify, arguments: {}}]
-    times: 5
+  - tool_calls:
+      - {name: beautify, arguments: {}}
+      - {name: set_fill_color, raw_arguments: '{"nodeId": "s2-t5"'}
+      - {name: set_text_content, arguments: {nodeId: no-such-node, text: "x"}}
+  - tool_calls: [{name: submit}]
 `)
-	out, err := a.Act(context.Background(), agent.Input{Deck: deck(1, 3), Mode: agent.ModeFull, Context: "{}", Instruction: "x"})
-	if err != nil {
-		t.Fatal(err)
+	d := deck(1, 3)
+	got, out, _ := drive(t, a, agent.Input{Deck: d, Mode: agent.ModeFull, Context: "{}", Instruction: "x"}, 3)
+	kinds := []string{}
+	for _, e := range out.Errors {
+		kinds = append(kinds, e.Kind)
 	}
-	if out.Stopped != "repair_cap" || out.Turns != 3 || len(srv.Requests()) != 3 || len(out.Errors) != 3 {
-		t.Fatalf("stopped %s after %d turns, %d requests", out.Stopped, out.Turns, len(srv.Requests()))
+	if strings.Join(kinds, ",") != "unknown_tool,malformed_arguments,stale_id" || len(out.Calls) != 0 || out.Changed {
+		t.Fatalf("errors %v, %d calls applied, changed %v", kinds, len(out.Calls), out.Changed)
+	}
+	h1, _ := scenegraph.Hash(d)
+	h2, _ := scenegraph.Hash(got)
+	if h1 != h2 {
+		t.Fatal("failed calls changed the deck")
+	}
+	var tool []string
+	for _, m := range srv.Requests()[1].Chat.Messages {
+		if m.Role == "tool" {
+			tool = append(tool, m.Content)
+		}
+	}
+	if len(tool) != 3 || !strings.Contains(tool[0], "unknown tool") || !strings.Contains(tool[1], "not a valid JSON object") {
+		t.Fatalf("tool results %q", tool)
 	}
 }
 
-func TestTurnCapIsHonoured(t *testing.T) {
+// The step tools are offered after the deck tools, and ApplyRound leaves
+// them to the loop: they change nothing and get no result from it.
+func TestStepToolsAreOfferedAndLeftToTheLoop(t *testing.T) {
 	a, srv := newAgent(t, `
 steps:
-  - tool_calls: [{name: get_all_slides, arguments: {}}]
-    times: 3
+  - tool_calls: [{name: check_layout}, {name: undo_step}, {name: submit, arguments: {summary: "nothing to do"}}]
 `)
-	out, err := a.Act(context.Background(), agent.Input{Deck: deck(1, 3), Mode: agent.ModeOff, Instruction: "x", MaxTurns: 2})
-	if err != nil {
-		t.Fatal(err)
+	_, out, rounds := drive(t, a, agent.Input{Deck: deck(1, 3), Mode: agent.ModeFull, Context: "{}", Instruction: "x"}, 1)
+	if len(rounds[0].Calls) != 3 || len(out.Results) != 0 || len(out.Calls) != 0 || out.Changed {
+		t.Fatalf("round %+v, results %+v", rounds[0], out.Results)
 	}
-	if out.Stopped != "turn_cap" || out.Turns != 2 || len(srv.Requests()) != 2 {
-		t.Fatalf("stopped %s after %d turns", out.Stopped, out.Turns)
+	var offered []string
+	for _, tl := range srv.Requests()[0].Chat.Tools {
+		offered = append(offered, tl.Function.Name)
+	}
+	n := len(offered)
+	if n < 4 || strings.Join(offered[n-3:], ",") != "submit,undo_step,check_layout" {
+		t.Fatalf("the last tools offered are %v", offered[max(0, n-3):])
 	}
 }
 
@@ -160,12 +216,9 @@ steps:
   - text: I cannot find a slide 9 in this deck.
 `)
 	d := deck(1, 3)
-	out, err := a.Act(context.Background(), agent.Input{Deck: d, Mode: agent.ModeFull, Context: "{}", Instruction: "Edit slide 9."})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out.Stopped != "no_calls" || len(out.Calls) != 0 || out.Deck != d || !strings.Contains(out.Summary, "slide 9") {
-		t.Fatalf("%+v", out)
+	got, out, rounds := drive(t, a, agent.Input{Deck: d, Mode: agent.ModeFull, Context: "{}", Instruction: "Edit slide 9."}, 3)
+	if len(rounds) != 1 || len(rounds[0].Calls) != 0 || len(out.Calls) != 0 || got != d || !strings.Contains(rounds[0].Text, "slide 9") {
+		t.Fatalf("%+v", rounds)
 	}
 }
 
@@ -178,14 +231,11 @@ steps:
           operations:
             - {command: create_slide, params: {name: Summary}, as: s}
             - {command: create_text, params: {parentId: "$s", x: 64, y: 64, width: 800, text: "Summary"}}
+  - tool_calls: [{name: submit}]
 `)
-	out, err := a.Act(context.Background(), agent.Input{Deck: deck(1, 3), Mode: agent.ModeMacro, Context: "{}", Instruction: "Add a summary slide."})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// One batch that populates its own new slide needs no follow-up.
-	if out.Turns != 1 || out.Stopped != "done" || len(out.Deck.Slides) != 4 || len(out.Deck.Slides[3].Children) == 0 {
-		t.Fatalf("turns %d, stopped %s, slides %d, errors %+v", out.Turns, out.Stopped, len(out.Deck.Slides), out.Errors)
+	got, out, _ := drive(t, a, agent.Input{Deck: deck(1, 3), Mode: agent.ModeMacro, Context: "{}", Instruction: "Add a summary slide."}, 3)
+	if len(got.Slides) != 4 || len(got.Slides[3].Children) == 0 || len(out.Errors) != 0 {
+		t.Fatalf("slides %d, errors %+v", len(got.Slides), out.Errors)
 	}
 }
 
@@ -195,13 +245,10 @@ steps:
   - raw_body: '{"id":"x","object":"chat.completion","created":1,"model":"agent-m","choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":"","tool_calls":[{"type":"function","function":{"name":"get_all_slides","arguments":"{}"}}]}}]}'
   - text: done
 `)
-	out, err := a.Act(context.Background(), agent.Input{Deck: deck(1, 3), Mode: agent.ModeOff, Instruction: "look"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	drive(t, a, agent.Input{Deck: deck(1, 3), Mode: agent.ModeOff, Instruction: "look"}, 3)
 	msgs := srv.Requests()[1].Chat.Messages
 	asst, tool := msgs[len(msgs)-2], msgs[len(msgs)-1]
-	if out.Turns != 2 || asst.ToolCalls[0].ID == "" || tool.ToolCallID != asst.ToolCalls[0].ID {
+	if asst.ToolCalls[0].ID == "" || tool.ToolCallID != asst.ToolCalls[0].ID {
 		t.Fatalf("ids: call %q result %q", asst.ToolCalls[0].ID, tool.ToolCallID)
 	}
 }
@@ -240,11 +287,11 @@ steps:
   - text: done
 `)
 	d := deck(1, 4)
-	out, err := a.Act(context.Background(), agent.Input{Deck: d, Mode: agent.ModeMacro, Context: "{}", Instruction: "Add a source line to slide 3."})
-	if err != nil || len(out.Errors) != 0 {
-		t.Fatalf("%v %+v", err, out.Errors)
+	got, out, _ := drive(t, a, agent.Input{Deck: d, Mode: agent.ModeMacro, Context: "{}", Instruction: "Add a source line to slide 3."}, 3)
+	if len(out.Errors) != 0 {
+		t.Fatalf("%+v", out.Errors)
 	}
-	s, _ := out.Deck.SlideByID("slide-3")
+	s, _ := got.SlideByID("slide-3")
 	found := false
 	s.Walk(func(n, _ *scenegraph.Node, _ int) bool {
 		found = found || n.Characters == "Source: internal survey"
@@ -259,7 +306,7 @@ steps:
 		t.Fatal(err)
 	}
 	h1, _ := scenegraph.Hash(replay)
-	h2, _ := scenegraph.Hash(out.Deck)
+	h2, _ := scenegraph.Hash(got)
 	if h1 != h2 {
 		t.Fatal("the working copy and the replay differ")
 	}

@@ -24,11 +24,28 @@ type Request struct {
 	// MaxAgentTurns caps model rounds over the whole edit (0 =
 	// agent.DefaultMaxTurns, the paper's 35).
 	MaxAgentTurns int `json:"maxAgentTurns,omitempty"`
+	// MaxSteps caps the agent's steps (model turns) in one iteration
+	// before its result goes to the gate as it stands (0 = DefaultMaxSteps).
+	MaxSteps int `json:"maxSteps,omitempty"`
 	// VQ also runs the visual-quality judge on the changed slides
 	// (reported, never a stopping signal).
 	VQ bool `json:"vq,omitempty"`
 	// ExportFormat is pptx, json, or empty for the origin's format.
 	ExportFormat string `json:"exportFormat,omitempty"`
+}
+
+// DefaultMaxSteps is the agent's step budget per iteration: enough for an
+// edit, a few fixes from the observations, an undo and a submit. ReDeck
+// gives only a whole-task cap (150 model calls, §B1); 12 steps times T = 3
+// iterations stays within ACE's 35 turns per edit.
+const DefaultMaxSteps = 12
+
+// Steps is the request's per-iteration step budget with its default.
+func (r Request) Steps() int {
+	if r.MaxSteps <= 0 {
+		return DefaultMaxSteps
+	}
+	return r.MaxSteps
 }
 
 // MaxTurns is the request's agent-turn budget with its default.
@@ -156,7 +173,7 @@ func (l *loop) route() error {
 // record is filled as far as the steps got; the error names the step that
 // failed.
 func (l *loop) iterate(n int, base string, fb *policy.Feedback, x string) (it IterationRecord, err error) {
-	s, req, rec := l.s, l.req, l.rec
+	s, req := l.s, l.req
 	it = IterationRecord{N: n, Base: base, Feedback: fb}
 	t0 := s.Now()
 	defer func() {
@@ -168,28 +185,39 @@ func (l *loop) iterate(n int, base string, fb *policy.Feedback, x string) (it It
 		return func() { *into = s.Now().Sub(t).Milliseconds() }
 	}
 
-	in := ActInput{DeckRef: base, Instruction: x, Route: rec.Route.Decision, Feedback: fb,
-		MaxTurns: req.MaxTurns() - rec.AgentTurns}
-	if n == 1 && req.RecipeRef != "" {
-		in.RecipeRef, in.RecipePath = req.RecipeRef, req.RecipePath
-	}
+	// The working copy: a recipe's first iteration starts from its
+	// compiled calls; the agent's step loop continues from there.
+	start := working{deck: base}
+	var assetDir string
 	done := lap(&it.Timings.Act)
-	act, err := s.Act(in)
-	done()
-	it.Mode, it.ContextBytes, it.Turns, it.ActStopped = act.Mode, act.ContextBytes, act.Turns, act.Stopped
-	it.ToolCalls, it.CallsRef, it.ToolErrors, it.Warnings = act.Calls, act.CallsRef, act.Errors, act.Warnings
-	it.LLM = append(it.LLM, act.LLM...)
-	if err != nil {
-		return it, fmt.Errorf("act: %w", err)
+	if n == 1 && req.RecipeRef != "" {
+		act, err := s.Act(ActInput{DeckRef: base, RecipeRef: req.RecipeRef, RecipePath: req.RecipePath})
+		it.ToolCalls, it.CallsRef, it.Warnings, it.ActStopped = act.Calls, act.CallsRef, act.Warnings, "recipe"
+		if err != nil {
+			done()
+			return it, fmt.Errorf("act: %w", err)
+		}
+		start, assetDir = working{deck: act.DeckRef, calls: act.CallsRef}, act.AssetDir
 	}
+	final := start
+	if strings.TrimSpace(x) != "" {
+		var err error
+		final, err = l.agentSteps(&it, base, start, x, fb, assetDir)
+		if err != nil {
+			done()
+			return it, err
+		}
+		it.CallsRef = final.calls
+	}
+	done()
 
 	done = lap(&it.Timings.Apply)
-	ap, err := s.Apply(ApplyInput{DeckRef: base, CallsRef: act.CallsRef, AssetDir: act.AssetDir, Expect: act.DeckRef})
+	ap, err := s.Apply(ApplyInput{DeckRef: base, CallsRef: final.calls, AssetDir: assetDir, Expect: final.deck})
 	done()
 	if err != nil {
 		return it, fmt.Errorf("apply: %w", err)
 	}
-	it.Snapshot = ap.DeckRef
+	it.Snapshot, it.ToolCalls = ap.DeckRef, ap.Applied
 
 	done = lap(&it.Timings.Diff)
 	df, err := s.Diff(DiffInput{OriginRef: req.DeckRef, DeckRef: it.Snapshot})

@@ -6,8 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acecanvas/ace/internal/agent"
 	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/judge"
+	"github.com/acecanvas/ace/internal/observe"
 	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/route"
@@ -38,12 +40,30 @@ func (f *fake) Route(in editloop.RouteInput) (editloop.RouteOutput, error) {
 }
 
 func (f *fake) Act(in editloop.ActInput) (editloop.ActOutput, error) {
+	return editloop.ActOutput{DeckRef: in.DeckRef}, nil
+}
+
+// AgentTurn: an iteration's first turn edits, the next ones submit.
+func (f *fake) AgentTurn(in editloop.TurnInput) (editloop.TurnOutput, error) {
+	if in.SessionRef != "" {
+		return editloop.TurnOutput{SessionRef: in.SessionRef, Round: agent.Round{Calls: []agent.RoundCall{{ID: "s", Tool: agent.ToolSubmit}}}}, nil
+	}
 	f.acts++
 	if f.acts == f.failAt {
-		return editloop.ActOutput{}, f.actErr
+		return editloop.TurnOutput{}, f.actErr
 	}
-	ref := fmt.Sprintf("%s>%d", in.DeckRef, f.acts)
-	return editloop.ActOutput{CallsRef: "c", Calls: 1, DeckRef: ref, Turns: 1}, nil
+	return editloop.TurnOutput{SessionRef: fmt.Sprintf("ses%d", f.acts), Round: agent.Round{Calls: []agent.RoundCall{{ID: "e", Tool: "set_text_content"}}}}, nil
+}
+
+func (f *fake) ApplyRound(in editloop.RoundInput) (editloop.RoundOutput, error) {
+	return editloop.RoundOutput{DeckRef: fmt.Sprintf("%s>%d", in.DeckRef, f.acts), CallsRef: "c", Calls: 1,
+		Results: []agent.Result{{ID: "e", Content: "{}"}}, Changed: true}, nil
+}
+
+func (f *fake) Observe(editloop.ObserveInput) (observe.Observation, error) {
+	i := f.acts - 1
+	pass := i >= len(f.gates) || f.gates[i]
+	return observe.Observation{Passed: pass, Text: "observed"}, nil
 }
 
 func (f *fake) Apply(in editloop.ApplyInput) (editloop.ApplyOutput, error) {
@@ -96,14 +116,14 @@ func TestALaterStepFailureKeepsTheBestEarlierIteration(t *testing.T) {
 	if rec.Outcome != policy.Interrupted || rec.Selected != 1 || rec.Final != "d0>1" || rec.Export.Ref != "file:d0>1" {
 		t.Fatalf("outcome %s selected %d final %s export %s", rec.Outcome, rec.Selected, rec.Final, rec.Export.Ref)
 	}
-	if it := rec.Iterations[1]; it.Decision != nil || it.Error != "act: model refused" {
+	if it := rec.Iterations[1]; it.Decision != nil || it.Error != "agent turn 1: model refused" {
 		t.Fatalf("the failed iteration: decision %+v error %q", it.Decision, it.Error)
 	}
 }
 
 func TestAFailureBeforeAnyKeptIterationFailsTheEdit(t *testing.T) {
 	f := &fake{scores: []float64{5}, gates: []bool{false}, failAt: 2, actErr: errors.New("boom")}
-	rec, err := editloop.Run(f, editloop.Request{DeckRef: "d0", Instruction: "x"}, nil)
+	rec, err := editloop.Run(f, editloop.Request{DeckRef: "d0", Instruction: "x", MaxSteps: 2}, nil)
 	if err == nil || rec.Outcome != policy.Failed || rec.Final != "d0" || rec.Export.Ref != "" {
 		t.Fatalf("err %v outcome %s final %s export %q", err, rec.Outcome, rec.Final, rec.Export.Ref)
 	}
@@ -123,7 +143,7 @@ func TestExpectationsDoNotHideWhyAnEditFellShort(t *testing.T) {
 		{"gate blocked", &fake{scores: []float64{5, 5, 5}, gates: []bool{false, false, false}, failures: fail}, policy.GateBlocked},
 		{"stopped", &fake{scores: []float64{5}, failures: fail}, policy.ExpectationFailed},
 	} {
-		rec, err := editloop.Run(c.f, editloop.Request{DeckRef: "d0", Instruction: "x", RecipeRef: "r"}, nil)
+		rec, err := editloop.Run(c.f, editloop.Request{DeckRef: "d0", Instruction: "x", RecipeRef: "r", MaxSteps: 2}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

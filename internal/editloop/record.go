@@ -71,7 +71,13 @@ type IterationRecord struct {
 	Mode         string `json:"mode,omitempty"`
 	ContextBytes int    `json:"contextBytes,omitempty"`
 	Turns        int    `json:"turns"`
-	ActStopped   string `json:"actStopped,omitempty"`
+	// ActStopped says how the agent's step loop ended: "submitted" (the
+	// gate passed), "step_budget" (the iteration's steps ran out first),
+	// "turn_cap" (the edit's agent turns ran out), "recipe" (a compiled
+	// recipe without instruction steps).
+	ActStopped string `json:"actStopped,omitempty"`
+	// Steps are the agent's steps: one per model turn.
+	Steps []StepRecord `json:"steps,omitempty"`
 	// ToolCalls is how many calls applied; CallsRef their JSON in the
 	// store (a list of agent.Call).
 	ToolCalls  int               `json:"toolCalls"`
@@ -113,14 +119,46 @@ type IterationRecord struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
+// StepRecord is one step of the agent within an iteration: its model
+// turn, the deck calls applied, the step tools it used and what the
+// observation after it found.
+type StepRecord struct {
+	Turn int `json:"turn"`
+	// Tools are the tools the turn called, in order; Text its words.
+	Tools []string `json:"tools,omitempty"`
+	Text  string   `json:"text,omitempty"`
+	// Applied is how many deck calls applied; Errors how many failed.
+	Applied int `json:"applied,omitempty"`
+	Errors  int `json:"errors,omitempty"`
+	// Changed says the deck changed; Undone that undo_step took a step
+	// back.
+	Changed bool `json:"changed,omitempty"`
+	Undone  bool `json:"undone,omitempty"`
+	// DeltaViol and New are the last observation's (violations now minus
+	// at the iteration's start on the changed slides; the new ones),
+	// Resolved how many of the start's are gone; nil DeltaViol when the
+	// step observed nothing.
+	DeltaViol *int     `json:"deltaViol,omitempty"`
+	New       []string `json:"new,omitempty"`
+	Resolved  int      `json:"resolved,omitempty"`
+	// Submit is the gate's verdict when the step submitted (an answer
+	// without calls counts as a submit).
+	Submit *bool `json:"submit,omitempty"`
+	// ObservationBytes is the size of the observation text the agent got.
+	ObservationBytes int `json:"observationBytes,omitempty"`
+}
+
 // Timings per step, ms of the loop's clock.
 type Timings struct {
-	Act    int64 `json:"act"`
-	Apply  int64 `json:"apply"`
-	Diff   int64 `json:"diff"`
-	Render int64 `json:"render"`
-	Judge  int64 `json:"judge"`
-	Total  int64 `json:"total"`
+	// Act is the agent's step loop (its turns, applies and observations),
+	// or a recipe's compile; Observe is the observations' share of it.
+	Act     int64 `json:"act"`
+	Observe int64 `json:"observe,omitempty"`
+	Apply   int64 `json:"apply"`
+	Diff    int64 `json:"diff"`
+	Render  int64 `json:"render"`
+	Judge   int64 `json:"judge"`
+	Total   int64 `json:"total"`
 }
 
 // Calls returns every model call of the edit in order.

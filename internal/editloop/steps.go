@@ -6,6 +6,7 @@ import (
 	"github.com/acecanvas/ace/internal/agent"
 	"github.com/acecanvas/ace/internal/judge"
 	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/observe"
 	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/route"
@@ -24,8 +25,18 @@ type Steps interface {
 	// Route runs CARE once per edit (ACE §3.2) and resolves what the agent
 	// works on (the instruction, or a recipe's instruction steps).
 	Route(RouteInput) (RouteOutput, error)
-	// Act is one agent step (or, on iteration 1 of a recipe, its compile).
+	// Act compiles a recipe against the snapshot (iteration 1 of a recipe
+	// edit; no model).
 	Act(ActInput) (ActOutput, error)
+	// AgentTurn is one model turn of an iteration's step loop (ReDeck
+	// §3.1): the previous step's results in, the model's next calls out.
+	AgentTurn(TurnInput) (TurnOutput, error)
+	// ApplyRound applies a turn's deck calls to the working copy.
+	ApplyRound(RoundInput) (RoundOutput, error)
+	// Observe measures the slides changed since the iteration began and
+	// says what changed in the layout (observe.Build); it is also the
+	// submit gate.
+	Observe(ObserveInput) (observe.Observation, error)
 	// Apply replays Act's calls on the base snapshot as one atomic commit
 	// and must reproduce Act's working copy.
 	Apply(ApplyInput) (ApplyOutput, error)
@@ -76,46 +87,86 @@ type RouteOutput struct {
 	Cached bool `json:"cached,omitempty"`
 }
 
-// ActInput is one act step on snapshot DeckRef.
+// ActInput compiles the recipe under RecipeRef against snapshot DeckRef.
 type ActInput struct {
-	DeckRef     string         `json:"deckRef"`
-	Instruction string         `json:"instruction"`
-	Route       route.Decision `json:"route"`
-	// Feedback is what the agent is told about the previous iteration (nil
-	// on iteration 1).
-	Feedback *policy.Feedback `json:"feedback,omitempty"`
-	// MaxTurns is the edit's remaining agent-turn budget.
-	MaxTurns int `json:"maxTurns,omitempty"`
-	// RecipeRef, on iteration 1 of a recipe edit: the step compiles the
-	// recipe against the snapshot (no model), then the agent carries out
-	// its instruction steps when it has any and a model is configured.
-	RecipeRef  string `json:"recipeRef,omitempty"`
+	DeckRef    string `json:"deckRef"`
+	RecipeRef  string `json:"recipeRef"`
 	RecipePath string `json:"recipePath,omitempty"`
 }
 
-// ActOutput is what the agent did: the calls that applied (JSON in the
-// store under CallsRef) and the snapshot of its working copy, which Apply
+// ActOutput is the compiled recipe: its calls (JSON in the store under
+// CallsRef, a list of agent.Call) and the snapshot they give, which Apply
 // must reproduce.
 type ActOutput struct {
-	CallsRef string            `json:"callsRef,omitempty"`
-	Calls    int               `json:"calls"`
-	DeckRef  string            `json:"deckRef"`
-	Turns    int               `json:"turns"`
-	Errors   []agent.ToolError `json:"toolErrors,omitempty"`
-	LLM      []llm.Call        `json:"llm,omitempty"`
-	// Stopped says why the agent step ended (agent.Output.Stopped, or
-	// "recipe").
-	Stopped string `json:"stopped,omitempty"`
-	Summary string `json:"summary,omitempty"`
-	// ContextBytes is the size of the routed context sent; ContextCached
-	// says it came from the route cache.
-	ContextBytes  int    `json:"contextBytes,omitempty"`
-	ContextCached bool   `json:"contextCached,omitempty"`
-	Mode          string `json:"mode,omitempty"`
-	// Recipe only: the asset directory Apply must use and the compiler's
-	// warnings.
+	CallsRef string `json:"callsRef,omitempty"`
+	Calls    int    `json:"calls"`
+	DeckRef  string `json:"deckRef"`
+	// AssetDir is the recipe's image library, which Apply must use;
+	// Warnings the compiler's.
 	AssetDir string   `json:"assetDir,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+}
+
+// TurnInput is one model turn of an iteration.
+type TurnInput struct {
+	// SessionRef is the conversation so far (JSON agent.Session in the
+	// store); empty on the iteration's first turn, which starts it from
+	// DeckRef's routed context, the instruction and the feedback.
+	SessionRef  string           `json:"sessionRef,omitempty"`
+	DeckRef     string           `json:"deckRef,omitempty"`
+	Instruction string           `json:"instruction,omitempty"`
+	Route       route.Decision   `json:"route"`
+	Feedback    *policy.Feedback `json:"feedback,omitempty"`
+	// Results answer the previous turn's calls; Note is a message that
+	// answers no call (a submit refused after an answer without calls).
+	Results []agent.Result `json:"results,omitempty"`
+	Note    string         `json:"note,omitempty"`
+}
+
+// TurnOutput is the model's answer and the conversation with it.
+type TurnOutput struct {
+	SessionRef string      `json:"sessionRef"`
+	Round      agent.Round `json:"round"`
+	LLM        []llm.Call  `json:"llm,omitempty"`
+	// First turn only: the context mode, the routed context's size and
+	// whether it came from the route cache.
+	Mode          string `json:"mode,omitempty"`
+	ContextBytes  int    `json:"contextBytes,omitempty"`
+	ContextCached bool   `json:"contextCached,omitempty"`
+}
+
+// RoundInput applies a turn's deck calls to the working copy DeckRef,
+// which is BaseRef with the calls under CallsRef applied.
+type RoundInput struct {
+	BaseRef  string      `json:"baseRef"`
+	CallsRef string      `json:"callsRef,omitempty"`
+	DeckRef  string      `json:"deckRef"`
+	Round    agent.Round `json:"round"`
+	AssetDir string      `json:"assetDir,omitempty"`
+}
+
+// RoundOutput is the new working copy, every call applied since BaseRef,
+// and a result per deck call for the model.
+type RoundOutput struct {
+	DeckRef  string            `json:"deckRef"`
+	CallsRef string            `json:"callsRef,omitempty"`
+	Calls    int               `json:"calls"`
+	Results  []agent.Result    `json:"results,omitempty"`
+	Errors   []agent.ToolError `json:"toolErrors,omitempty"`
+	Changed  bool              `json:"changed,omitempty"`
+}
+
+// ObserveInput measures DeckRef against the iteration's start
+// BaselineRef; PrevRef is the working copy before the step (its changes
+// decide which slides list anchors and which texts count as touched).
+// Slides, when set, are measured instead of the slides changed since the
+// baseline (check_layout).
+type ObserveInput struct {
+	BaselineRef string   `json:"baselineRef"`
+	PrevRef     string   `json:"prevRef,omitempty"`
+	DeckRef     string   `json:"deckRef"`
+	Slides      []string `json:"slides,omitempty"`
+	Title       string   `json:"title,omitempty"`
 }
 
 // ApplyInput replays the calls under CallsRef on snapshot DeckRef.

@@ -1,7 +1,9 @@
 package render
 
 import (
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"strings"
 	"sync"
 )
@@ -63,3 +65,15 @@ func loadAssets() {
 		mathJaxJS = mathJaxConfig + "\n" + read("assets/mathjax/tex-svg-full.js")
 	})
 }
+
+// rendererBuild is a digest of the assets that decide what the browser
+// measures and paints (shell, page script, MathJax): Options.Memo keys
+// include it.
+var rendererBuild = sync.OnceValue(func() string {
+	sum := sha256.New()
+	for _, name := range []string{"assets/shell.css", "assets/page.js", "assets/mathjax/tex-svg-full.js"} {
+		b, _ := assetFS.ReadFile(name)
+		sum.Write(b)
+	}
+	return hex.EncodeToString(sum.Sum(nil)[:8])
+})

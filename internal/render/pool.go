@@ -20,6 +20,8 @@ import (
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/acecanvas/ace/internal/cache"
 )
 
 // Options configure a Pool.
@@ -38,6 +40,14 @@ type Options struct {
 	Timeout time.Duration
 	// StartTimeout bounds starting one browser. 0 means 30 s.
 	StartTimeout time.Duration
+	// Memo, when set, keeps what the browser measured and painted for a
+	// slide's markup: a slide whose HTML (SlideHTML) is byte-identical to
+	// one rendered before, at the same scale, by the same renderer build,
+	// is not laid out again. The step loop re-renders every slide changed
+	// since the iteration began after each step, and most are unchanged
+	// since the last step; the before/after report renders them again.
+	// A cache.Cache: in-process, or Redis shared by every render worker.
+	Memo cache.Cache
 }
 
 // FindChromium resolves the browser binary as Options.Chromium documents.
@@ -98,14 +108,15 @@ func checkChromium(v string) (string, error) {
 // Pool is a bounded set of headless Chromium tabs, each with the shell page
 // loaded once and reused for every slide. It is safe for concurrent use.
 type Pool struct {
-	opts    Options
-	exec    string
-	idle    chan *tab
-	mu      sync.Mutex
-	tabs    []*tab
-	closed  bool
-	blocked atomic.Int64 // requests failed by interception, for tests and logs
-	started atomic.Int64 // browsers started, restarts included
+	opts     Options
+	exec     string
+	idle     chan *tab
+	mu       sync.Mutex
+	tabs     []*tab
+	closed   bool
+	blocked  atomic.Int64 // requests failed by interception, for tests and logs
+	started  atomic.Int64 // browsers started, restarts included
+	memoHits atomic.Int64 // slides served from Options.Memo
 }
 
 // tab is one browser with one tab showing the shell page.

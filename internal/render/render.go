@@ -2,6 +2,9 @@ package render
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -170,7 +173,11 @@ func (p *Pool) renderSlide(ctx context.Context, d *scenegraph.Deck, assets scene
 	slideID := d.Slides[i].ID
 	var raw *rawSlide
 	var png []byte
-	var start time.Time
+	start := time.Now()
+	key := p.memoKey(markup, d.Width, d.Height, scale)
+	if raw, png = p.recall(ctx, key); raw != nil {
+		return p.slideResult(d, i, raw, png, notes, start), nil
+	}
 	for attempt := 0; ; attempt++ {
 		t, err := p.acquire(ctx)
 		if err != nil {
@@ -201,13 +208,69 @@ func (p *Pool) renderSlide(ctx context.Context, d *scenegraph.Deck, assets scene
 			return nil, fmt.Errorf("render: slide %d (%s): failed twice: %w", i+1, slideID, err)
 		}
 	}
-	sr := &SlideResult{Index: i, SlideID: slideID, PNG: png, Duration: time.Since(start)}
+	p.remember(ctx, key, raw, png)
+	return p.slideResult(d, i, raw, png, notes, start), nil
+}
+
+// slideResult turns what the browser measured into a slide's result.
+func (p *Pool) slideResult(d *scenegraph.Deck, i int, raw *rawSlide, png []byte, notes []NodeError, start time.Time) *SlideResult {
+	sr := &SlideResult{Index: i, SlideID: d.Slides[i].ID, PNG: png, Duration: time.Since(start)}
 	sr.Errors = append(notes, raw.Errors...)
 	sr.Nodes = measuredNodes(raw)
 	markArt(d.Slides[i], sr.Nodes)
 	sr.Violations = Violations(d, i, sr.Nodes)
-	return sr, nil
+	return sr
 }
+
+// memoKey names a slide's rendering: its markup, size and scale and the
+// renderer's own assets (shell, page script), so a new build never reuses
+// an old build's measurements.
+func (p *Pool) memoKey(markup string, w, h, scale float64) string {
+	if p.opts.Memo == nil {
+		return ""
+	}
+	sum := sha256.New()
+	fmt.Fprintf(sum, "%s\x00%g\x00%g\x00%g\x00", rendererBuild(), w, h, scale)
+	sum.Write([]byte(markup))
+	return "render:" + hex.EncodeToString(sum.Sum(nil))
+}
+
+// memoEntry is a remembered rendering.
+type memoEntry struct {
+	Raw *rawSlide `json:"raw"`
+	PNG []byte    `json:"png,omitempty"`
+}
+
+func (p *Pool) recall(ctx context.Context, key string) (*rawSlide, []byte) {
+	if key == "" {
+		return nil, nil
+	}
+	b, ok := p.opts.Memo.Get(ctx, key)
+	if !ok {
+		return nil, nil
+	}
+	var e memoEntry
+	if json.Unmarshal(b, &e) != nil || e.Raw == nil {
+		return nil, nil
+	}
+	p.memoHits.Add(1)
+	return e.Raw, e.PNG
+}
+
+func (p *Pool) remember(ctx context.Context, key string, raw *rawSlide, png []byte) {
+	if key == "" {
+		return
+	}
+	if b, err := json.Marshal(memoEntry{Raw: raw, PNG: png}); err == nil {
+		p.opts.Memo.Set(ctx, key, b, memoTTL)
+	}
+}
+
+// memoTTL is how long a remembered rendering lives.
+const memoTTL = time.Hour
+
+// MemoHits is how many slides were served from Options.Memo so far.
+func (p *Pool) MemoHits() int64 { return p.memoHits.Load() }
 
 func toRect(r rawRect) scenegraph.Rect {
 	return scenegraph.Rect{X: r.X, Y: r.Y, Width: r.Width, Height: r.Height}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/policy"
 )
 
@@ -43,13 +44,13 @@ The title on slide 2 was renamed, but it is still the old colour instead of navy
 
 # Instruction
 Finish the original request on the deck above: fix what the critique points out and keep what is already right. Do not redo changes that are already in the deck.`
-		if got := afterContext(t, f, 1); got != want {
+		if got := afterContext(t, f, 2); got != want {
 			t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 		}
 	})
 	t.Run("after a gate failure back to the origin", func(t *testing.T) {
 		f := setup(t, "runner-gate.yaml", 1, 6, nil)
-		rec := f.run(t, "Move the slide 2 title a little to the right.", policy.Config{})
+		rec := f.runWith(t, editloop.Request{Instruction: "Move the slide 2 title a little to the right.", MaxSteps: 2})
 		v := rec.Iterations[0].NewViolations
 		if len(v) != 1 || !strings.HasPrefix(v[0], "out_of_bounds on slide slide-2 (s2-t5) [box ") || !strings.Contains(v[0], "outside the 1280x720 slide") {
 			t.Fatalf("violations %q", v)
@@ -68,13 +69,13 @@ The title was moved to the right as asked.
 # Instruction
 Carry out the original request again on the deck above, all of it, without the layout violations listed above:
 Move the slide 2 title a little to the right.`
-		if got := afterContext(t, f, 1); got != want {
+		if got := afterContext(t, f, 2); got != want {
 			t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 		}
 	})
 	t.Run("after a gate failure back to an earlier iteration", func(t *testing.T) {
 		f := setup(t, "runner-gate-after-continue.yaml", 1, 6, nil)
-		rec := f.run(t, "Rename the slide 2 title to name the quarter and move it a little right.", policy.Config{})
+		rec := f.runWith(t, editloop.Request{Instruction: "Rename the slide 2 title to name the quarter and move it a little right.", MaxSteps: 2})
 		if rec.Selected != 3 || rec.Iterations[1].Decision.Action != policy.Rollback || rec.Iterations[2].Base != rec.Iterations[0].Snapshot {
 			t.Fatalf("want iteration 2 rolled back to iteration 1 and iteration 3 kept: %s", dump(rec))
 		}
@@ -92,7 +93,7 @@ Slide 2 now reads Pricing in Q3 and sits to the right.
 # Instruction
 Carry out what the original request still needs on the deck above (iteration 1's changes are already in it), without the layout violations listed above:
 Rename the slide 2 title to name the quarter and move it a little right.`
-		if got := afterContext(t, f, 2); got != want {
+		if got := afterContext(t, f, 4); got != want {
 			t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 		}
 	})
@@ -112,10 +113,10 @@ The new title lost the key word pricing.
 # Instruction
 Carry out what the original request still needs on the deck above (iteration 2's changes are already in it):
 Give slide 2 a shorter title that names the quarter.`
-		if got := afterContext(t, f, 3); got != want {
+		if got := afterContext(t, f, 6); got != want {
 			t.Fatalf("got:\n%s\nwant:\n%s", got, want)
 		}
-		for i := 0; i < 4; i++ {
+		for i := range f.srv.RequestsFor("agent-m") {
 			if got := f.srv.RequestsFor("agent-m")[i].Chat.Messages[1].Content; strings.Contains(got, "already includes your earlier edits") {
 				t.Fatalf("request %d still claims the earlier edits are in the deck", i)
 			}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/acecanvas/ace/internal/editloop"
+	"github.com/acecanvas/ace/internal/observe"
 )
 
 // Run runs the edit loop in process: editloop.Run over Steps with direct
@@ -30,6 +31,21 @@ func (p inProcess) Route(in editloop.RouteInput) (editloop.RouteOutput, error) {
 
 func (p inProcess) Act(in editloop.ActInput) (editloop.ActOutput, error) {
 	out, err := p.s.Act(p.ctx, in)
+	return out, p.canceled(err)
+}
+
+func (p inProcess) AgentTurn(in editloop.TurnInput) (editloop.TurnOutput, error) {
+	out, err := p.s.AgentTurn(p.ctx, in)
+	return out, p.canceled(err)
+}
+
+func (p inProcess) ApplyRound(in editloop.RoundInput) (editloop.RoundOutput, error) {
+	out, err := p.s.ApplyRound(p.ctx, in)
+	return out, p.canceled(err)
+}
+
+func (p inProcess) Observe(in editloop.ObserveInput) (observe.Observation, error) {
+	out, err := p.s.Observe(p.ctx, in)
 	return out, p.canceled(err)
 }
 

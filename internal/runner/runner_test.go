@@ -89,7 +89,14 @@ func setup(t *testing.T, script string, seed uint64, slides int, tweak func(*llm
 
 func (f *fixture) run(t *testing.T, instruction string, cfg policy.Config) *editloop.Record {
 	t.Helper()
-	rec, err := runner.Run(context.Background(), f.steps, editloop.Request{DeckRef: f.origin, Instruction: instruction, Policy: cfg})
+	return f.runWith(t, editloop.Request{Instruction: instruction, Policy: cfg})
+}
+
+// runWith runs req on the fixture's deck.
+func (f *fixture) runWith(t *testing.T, req editloop.Request) *editloop.Record {
+	t.Helper()
+	req.DeckRef = f.origin
+	rec, err := runner.Run(context.Background(), f.steps, req)
 	if err != nil {
 		t.Fatalf("run: %v\nrecord: %s", err, dump(rec))
 	}
@@ -132,13 +139,14 @@ func TestStopsAfterIterationOneWhenJudgeGivesFour(t *testing.T) {
 		t.Fatalf("iteration %s", dump(it))
 	}
 	// Usage per call and per task, and cost from the price table.
-	if rec.Usage.Calls != 3 || rec.Usage.PromptTokens != 800+9000+1500 || rec.Usage.CachedPromptTokens != 6000 || rec.Usage.CompletionTokens != 30+120+40 {
+	// The router, the agent's edit and its submit, the judge.
+	if rec.Usage.Calls != 4 || rec.Usage.PromptTokens != 800+9000+1500 || rec.Usage.CachedPromptTokens != 6000 || rec.Usage.CompletionTokens != 30+120+40 {
 		t.Fatalf("task usage %+v", rec.Usage)
 	}
 	if rec.Usage.CostUSD != 0 || rec.Usage.Unpriced != 3 {
 		t.Fatalf("test models have no price: cost must be 0 and counted unpriced, got %+v", rec.Usage)
 	}
-	if len(f.srv.RequestsFor("agent-m")) != 1 || f.srv.Unserved() != 0 {
+	if len(f.srv.RequestsFor("agent-m")) != 2 || f.srv.Unserved() != 0 {
 		t.Fatalf("agent requests %d, unserved steps %d", len(f.srv.RequestsFor("agent-m")), f.srv.Unserved())
 	}
 }
@@ -185,10 +193,10 @@ func TestContinuesOnThreeWithTheCritiqueVerbatim(t *testing.T) {
 	}
 	critique := "The title on slide 2 was renamed, but it is still the old colour instead of navy #1F4E79."
 	reqs := f.srv.RequestsFor("agent-m")
-	if len(reqs) != 2 {
+	if len(reqs) != 4 { // an edit and a submit per iteration
 		t.Fatalf("agent requests %d", len(reqs))
 	}
-	user := reqs[1].Chat.Messages[1].Content
+	user := reqs[2].Chat.Messages[1].Content
 	if !strings.Contains(user, critique) {
 		t.Fatalf("the second agent request lacks the critique verbatim:\n%s", user)
 	}
@@ -230,7 +238,7 @@ func TestRollbackContinuesFromTheBestEarlierSnapshot(t *testing.T) {
 		t.Fatal("iteration 4 must start from iteration 2's snapshot after the rollback")
 	}
 	// The agent saw iteration 2's state: its context has "Version B", not "Version C".
-	user := f.srv.RequestsFor("agent-m")[3].Chat.Messages[1].Content
+	user := f.srv.RequestsFor("agent-m")[6].Chat.Messages[1].Content
 	if !strings.Contains(user, "Version B") || strings.Contains(user, "Version C") {
 		t.Fatalf("rolled-back context wrong:\n%s", user)
 	}
@@ -241,7 +249,9 @@ func TestRollbackContinuesFromTheBestEarlierSnapshot(t *testing.T) {
 
 func TestAnIterationWithANewViolationIsNeverReturned(t *testing.T) {
 	f := setup(t, "runner-gate.yaml", 1, 6, nil)
-	rec := f.run(t, "Move the slide 2 title a little to the right.", policy.Config{})
+	// Two steps an iteration: the refused submit ends iteration 1 with the
+	// title past the slide edge, so the loop's gate rolls it back.
+	rec := f.runWith(t, editloop.Request{Instruction: "Move the slide 2 title a little to the right.", MaxSteps: 2})
 	if len(rec.Iterations) != 2 {
 		t.Fatalf("record %s", dump(rec))
 	}
@@ -253,7 +263,7 @@ func TestAnIterationWithANewViolationIsNeverReturned(t *testing.T) {
 		t.Fatalf("selected %d", rec.Selected)
 	}
 	// The violation went back to the agent with the critique.
-	user := f.srv.RequestsFor("agent-m")[1].Chat.Messages[1].Content
+	user := f.srv.RequestsFor("agent-m")[2].Chat.Messages[1].Content
 	if !strings.Contains(user, "Your edit of iteration 1 was undone") || !strings.Contains(user, bad.NewViolations[0]) {
 		t.Fatalf("violations not forwarded:\n%s", user)
 	}
@@ -261,7 +271,7 @@ func TestAnIterationWithANewViolationIsNeverReturned(t *testing.T) {
 
 func TestGateFailuresOnlyLeaveTheOrigin(t *testing.T) {
 	f := setup(t, "runner-gate.yaml", 1, 6, nil)
-	rec := f.run(t, "Move the slide 2 title a little to the right.", policy.Config{MaxIterations: 1})
+	rec := f.runWith(t, editloop.Request{Instruction: "Move the slide 2 title a little to the right.", Policy: policy.Config{MaxIterations: 1}, MaxSteps: 2})
 	if rec.Selected != 0 || rec.Final != rec.Origin || rec.Outcome != "gate_blocked" {
 		t.Fatalf("a lone gate failure must leave the origin: %s", dump(rec))
 	}
@@ -349,7 +359,7 @@ func TestFailuresAreHandledAndRecorded(t *testing.T) {
 		t.Fatalf("tool errors %s", dump(it.ToolErrors))
 	}
 	agentReqs := f.srv.RequestsFor("agent-m")
-	follow := agentReqs[len(agentReqs)-1].Chat.Messages
+	follow := agentReqs[len(agentReqs)-2].Chat.Messages // the turn after the broken calls
 	var toolMsgs []string
 	for _, m := range follow {
 		if m.Role == "tool" {
@@ -359,7 +369,7 @@ func TestFailuresAreHandledAndRecorded(t *testing.T) {
 	if len(toolMsgs) != 4 || !strings.Contains(toolMsgs[0], "unknown tool") || !strings.Contains(toolMsgs[1], "not a valid JSON object") || !strings.Contains(toolMsgs[3], "s3-t6") {
 		t.Fatalf("the follow-up round must carry one tool result per call:\n%s", strings.Join(toolMsgs, "\n"))
 	}
-	if it.Turns != 2 || it.ToolCalls != 2 {
+	if it.Turns != 3 || it.ToolCalls != 2 {
 		t.Fatalf("turns %d, applied calls %d", it.Turns, it.ToolCalls)
 	}
 	// 500 on the judge, retried.
@@ -419,6 +429,8 @@ steps:
     text: '{"mode": "MICRO_SPATIAL", "target_slides": [2], "reason": "slide 2"}'
   - model: agent-m
     tool_calls: [{name: set_text_content, arguments: {nodeId: "`+target+`", text: "Agents, simply"}}]
+  - model: agent-m
+    tool_calls: [{name: submit}]
   - model: judge-m
     text: '{"instruction_following_score": 4, "instruction_following_reason": "Retitled as asked."}'
 `), "real-deck.yaml")

@@ -16,6 +16,7 @@ import (
 	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/judge"
 	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/observe"
 	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/render"
 	"github.com/acecanvas/ace/internal/route"
@@ -148,67 +149,201 @@ func (s *Steps) Route(ctx context.Context, in editloop.RouteInput) (editloop.Rou
 	return out, nil
 }
 
-// Act serialises the routed context of the current snapshot (from
-// Steps.Cache when it holds it for this snapshot, mode and targets) and
-// runs the design agent, or on a recipe's first iteration compiles the
-// recipe (and lets the agent carry out its instruction steps). The calls
-// that applied are stored as JSON (CallsRef) and the agent's working copy
-// as a snapshot. The error wraps llm.ErrNoModel when no agent model is
-// configured, llm.ErrContextLength when the prompt does not fit, and
-// *recipe.Error when a recipe does not compile.
+// Act compiles the recipe under in.RecipeRef against the snapshot (one
+// batch of tool calls, no model) and stores the calls as JSON (CallsRef)
+// and the deck they give as a snapshot. The error is *recipe.Error when
+// the recipe does not compile.
 func (s *Steps) Act(ctx context.Context, in editloop.ActInput) (editloop.ActOutput, error) {
+	out := editloop.ActOutput{DeckRef: in.DeckRef}
 	d, err := s.deck(ctx, in.DeckRef)
-	if err != nil {
-		return editloop.ActOutput{}, err
-	}
-	var act actResult
-	if in.RecipeRef != "" {
-		act, err = s.actRecipe(ctx, d, in)
-	} else {
-		act, err = s.actAgent(ctx, d, in)
-	}
-	out := act.ActOutput
-	out.Calls = len(act.calls)
 	if err != nil {
 		return out, err
 	}
-	if len(act.calls) > 0 {
-		data, err := json.Marshal(act.calls)
-		if err != nil {
-			return out, err
-		}
-		if out.CallsRef, err = s.Store.Put(ctx, data); err != nil {
-			return out, fmt.Errorf("store the tool calls: %w", err)
-		}
-		if out.DeckRef, err = store.PutDeck(ctx, s.Store, act.deck); err != nil {
-			return out, fmt.Errorf("store the agent's snapshot: %w", err)
-		}
+	r, err := s.loadRecipe(ctx, in.RecipeRef, in.RecipePath)
+	if err != nil {
+		return out, err
+	}
+	plan, err := recipe.Compile(r, d, recipe.Options{Tools: r.ToolOptions(s.toolOptions()), HaveModel: s.LLM.HasModel(llm.RoleAgent)})
+	if err != nil {
+		return out, err
+	}
+	out.Warnings, out.AssetDir, out.Calls = plan.Warnings, r.AssetDir, len(plan.Calls)
+	if len(plan.Calls) == 0 {
+		return out, nil
+	}
+	if out.CallsRef, err = s.putCalls(ctx, agent.FromToolCalls(plan.Calls)); err != nil {
+		return out, err
+	}
+	if out.DeckRef, err = store.PutDeck(ctx, s.Store, plan.Result); err != nil {
+		return out, fmt.Errorf("store the recipe's snapshot: %w", err)
 	}
 	return out, nil
 }
 
-// actResult is an act step before its calls and working copy are stored.
-type actResult struct {
-	editloop.ActOutput
-	calls []agent.Call
-	deck  *scenegraph.Deck
+// AgentTurn is one model turn of an iteration's step loop: on the first
+// turn it starts the conversation from the routed context of in.DeckRef
+// (from Steps.Cache when it holds it), the instruction and the feedback;
+// later turns load it from in.SessionRef and hand the model the previous
+// step's results. The conversation with the model's answer is stored
+// again (SessionRef). The error wraps llm.ErrNoModel when no agent model
+// is configured and llm.ErrContextLength when the prompt does not fit.
+func (s *Steps) AgentTurn(ctx context.Context, in editloop.TurnInput) (editloop.TurnOutput, error) {
+	var out editloop.TurnOutput
+	var ses *agent.Session
+	if in.SessionRef == "" {
+		d, err := s.deck(ctx, in.DeckRef)
+		if err != nil {
+			return out, err
+		}
+		text, hit, err := route.ContextCached(ctx, s.Cache, in.DeckRef, d, in.Route)
+		if err != nil {
+			return out, fmt.Errorf("routed context (%s): %w", in.Route.Mode, err)
+		}
+		out.Mode, out.ContextBytes, out.ContextCached = string(in.Route.Mode), len(text), hit
+		ses = agent.NewSession(agent.Input{Deck: d, Mode: string(in.Route.Mode), Context: text,
+			Instruction: in.Instruction, Feedback: in.Feedback})
+	} else {
+		data, err := s.Store.Get(ctx, in.SessionRef)
+		if err != nil {
+			return out, fmt.Errorf("agent session %s: %w", in.SessionRef, err)
+		}
+		ses = &agent.Session{}
+		if err := json.Unmarshal(data, ses); err != nil {
+			return out, fmt.Errorf("agent session %s: %w", in.SessionRef, err)
+		}
+	}
+	ag := &agent.Agent{LLM: s.LLM, Tools: s.toolbox(), MaxTokens: s.MaxTokens}
+	round, call, err := ag.Turn(ctx, ses, in.Results, in.Note)
+	out.LLM = []llm.Call{call}
+	if err != nil {
+		return out, err
+	}
+	out.Round = round
+	data, err := json.Marshal(ses)
+	if err != nil {
+		return out, err
+	}
+	if out.SessionRef, err = s.Store.Put(ctx, data); err != nil {
+		return out, fmt.Errorf("store the agent session: %w", err)
+	}
+	return out, nil
 }
 
-func (s *Steps) actAgent(ctx context.Context, d *scenegraph.Deck, in editloop.ActInput) (actResult, error) {
-	out := actResult{ActOutput: editloop.ActOutput{DeckRef: in.DeckRef, Mode: string(in.Route.Mode)}}
-	text, hit, err := route.ContextCached(ctx, s.Cache, in.DeckRef, d, in.Route)
+// ApplyRound applies a turn's deck calls to the working copy
+// (agent.ApplyRound: each with every call since the base, a failing call
+// reported to the model and left out) and stores the new working copy
+// and the calls.
+func (s *Steps) ApplyRound(ctx context.Context, in editloop.RoundInput) (editloop.RoundOutput, error) {
+	out := editloop.RoundOutput{DeckRef: in.DeckRef, CallsRef: in.CallsRef}
+	base, err := s.deck(ctx, in.BaseRef)
 	if err != nil {
-		return out, fmt.Errorf("routed context (%s): %w", in.Route.Mode, err)
+		return out, err
 	}
-	out.ContextBytes, out.ContextCached = len(text), hit
-	ag := &agent.Agent{LLM: s.LLM, Tools: s.toolbox(), MaxTokens: s.MaxTokens}
-	res, err := ag.Act(ctx, agent.Input{Deck: d, Mode: string(in.Route.Mode), Context: text,
-		Instruction: in.Instruction, Feedback: in.Feedback, MaxTurns: in.MaxTurns})
-	if res != nil {
-		out.calls, out.deck = res.Calls, res.Deck
-		out.Turns, out.Errors, out.LLM, out.Stopped, out.Summary = res.Turns, res.Errors, res.LLM, res.Stopped, res.Summary
+	cur, err := s.deck(ctx, in.DeckRef)
+	if err != nil {
+		return out, err
 	}
-	return out, err
+	prior, err := s.getCalls(ctx, in.CallsRef)
+	if err != nil {
+		return out, err
+	}
+	box := s.toolbox()
+	if in.AssetDir != "" { // a recipe's image library
+		box = agent.NewRegistry((&recipe.Recipe{AssetDir: in.AssetDir}).ToolOptions(s.toolOptions()))
+	}
+	r := agent.ApplyRound(box, base, prior, cur, in.Round)
+	out.Results, out.Errors, out.Changed, out.Calls = r.Results, r.Errors, r.Changed, len(r.Calls)
+	if len(r.Calls) == len(prior) {
+		return out, nil
+	}
+	if out.CallsRef, err = s.putCalls(ctx, r.Calls); err != nil {
+		return out, err
+	}
+	if out.DeckRef, err = store.PutDeck(ctx, s.Store, r.Deck); err != nil {
+		return out, fmt.Errorf("store the working copy: %w", err)
+	}
+	return out, nil
+}
+
+// Observe renders the slides of in.DeckRef changed since in.BaselineRef
+// (or in.Slides) and the same slides of the baseline, and builds the
+// observation (observe.Build); the renderer's memo serves slides measured
+// before. Without a renderer nothing is measured: the observation says
+// so and the gate passes unevaluated (as the Render step records it).
+func (s *Steps) Observe(ctx context.Context, in editloop.ObserveInput) (observe.Observation, error) {
+	if s.Renderer == nil {
+		return observe.Observation{Passed: true, Text: "Layout not measured: this run has no renderer (--no-render), so there is no observation and the layout gate is not evaluated."}, nil
+	}
+	baseline, err := s.deck(ctx, in.BaselineRef)
+	if err != nil {
+		return observe.Observation{}, err
+	}
+	cur, err := s.deck(ctx, in.DeckRef)
+	if err != nil {
+		return observe.Observation{}, err
+	}
+	prev := cur
+	if in.PrevRef != "" && in.PrevRef != in.DeckRef {
+		if prev, err = s.deck(ctx, in.PrevRef); err != nil {
+			return observe.Observation{}, err
+		}
+	}
+	ids := in.Slides
+	if ids == nil {
+		ids = changedSlides(baseline, cur)
+	}
+	assets := store.Assets(ctx, s.Store)
+	measure := func(d *scenegraph.Deck) (*render.Result, error) {
+		var idx []int
+		for _, id := range ids {
+			if _, i := d.SlideByID(id); i >= 0 {
+				idx = append(idx, i)
+			}
+		}
+		if len(idx) == 0 {
+			return &render.Result{}, nil
+		}
+		sort.Ints(idx)
+		return s.Renderer.Render(ctx, d, assets, render.Request{Slides: idx})
+	}
+	now, err := measure(cur)
+	if err != nil {
+		return observe.Observation{}, fmt.Errorf("render %s: %w", in.DeckRef, err)
+	}
+	before, err := measure(baseline)
+	if err != nil {
+		return observe.Observation{}, fmt.Errorf("render the baseline %s: %w", in.BaselineRef, err)
+	}
+	return observe.Build(observe.Input{Baseline: baseline, Prev: prev, Cur: cur, Current: now, Base: before, Title: in.Title}), nil
+}
+
+// putCalls stores calls as JSON and returns the ref.
+func (s *Steps) putCalls(ctx context.Context, calls []agent.Call) (string, error) {
+	data, err := json.Marshal(calls)
+	if err != nil {
+		return "", err
+	}
+	ref, err := s.Store.Put(ctx, data)
+	if err != nil {
+		return "", fmt.Errorf("store the tool calls: %w", err)
+	}
+	return ref, nil
+}
+
+// getCalls loads the calls under ref ("" is none).
+func (s *Steps) getCalls(ctx context.Context, ref string) ([]agent.Call, error) {
+	if ref == "" {
+		return nil, nil
+	}
+	data, err := s.Store.Get(ctx, ref)
+	if err != nil {
+		return nil, fmt.Errorf("tool calls %s: %w", ref, err)
+	}
+	var calls []agent.Call
+	if err := json.Unmarshal(data, &calls); err != nil {
+		return nil, fmt.Errorf("tool calls %s: %w", ref, err)
+	}
+	return calls, nil
 }
 
 // Apply replays the calls under CallsRef in order on the snapshot as one
@@ -220,13 +355,9 @@ func (s *Steps) Apply(ctx context.Context, in editloop.ApplyInput) (editloop.App
 	if in.CallsRef == "" {
 		return editloop.ApplyOutput{DeckRef: in.DeckRef}, nil
 	}
-	data, err := s.Store.Get(ctx, in.CallsRef)
+	calls, err := s.getCalls(ctx, in.CallsRef)
 	if err != nil {
-		return editloop.ApplyOutput{}, fmt.Errorf("tool calls %s: %w", in.CallsRef, err)
-	}
-	var calls []agent.Call
-	if err := json.Unmarshal(data, &calls); err != nil {
-		return editloop.ApplyOutput{}, fmt.Errorf("tool calls %s: %w", in.CallsRef, err)
+		return editloop.ApplyOutput{}, err
 	}
 	d, err := s.deck(ctx, in.DeckRef)
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	openai "github.com/sashabaranov/go-openai"
 	"gopkg.in/yaml.v3"
 )
 
@@ -42,6 +43,13 @@ type Step struct {
 	// number of requests ("status: 500" with "for: 30s"). Not with Times or
 	// Forever.
 	For string `json:"for,omitempty" yaml:"for,omitempty"`
+	// WhenLast restricts the step to requests whose last message contains
+	// this text; UnlessLast to requests whose last message does not. With
+	// Forever, a pair of them answers a step loop whatever the order of
+	// many concurrent edits: edit while no observation came back, submit
+	// once one did.
+	WhenLast   string `json:"when_last,omitempty" yaml:"when_last,omitempty"`
+	UnlessLast string `json:"unless_last,omitempty" yaml:"unless_last,omitempty"`
 	// Note is free text for the script's reader.
 	Note string `json:"note,omitempty" yaml:"note,omitempty"`
 
@@ -154,4 +162,19 @@ func (s *Script) expand() []Step {
 		}
 	}
 	return out
+}
+
+// matchesLast applies WhenLast and UnlessLast to a request.
+func (st Step) matchesLast(chat openai.ChatCompletionRequest) bool {
+	if st.WhenLast == "" && st.UnlessLast == "" {
+		return true
+	}
+	last := ""
+	if n := len(chat.Messages); n > 0 {
+		last = chat.Messages[n-1].Content
+	}
+	if st.WhenLast != "" && !strings.Contains(last, st.WhenLast) {
+		return false
+	}
+	return st.UnlessLast == "" || !strings.Contains(last, st.UnlessLast)
 }

@@ -129,7 +129,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	idx := -1
 	if decodeErr == nil && strings.HasSuffix(r.URL.Path, "/chat/completions") {
 		for i, st := range s.steps {
-			if s.served[i] || (st.Model != "" && st.Model != chat.Model) {
+			if s.served[i] || (st.Model != "" && st.Model != chat.Model) || !st.matchesLast(chat) {
 				continue
 			}
 			if st.For != "" {

@@ -224,7 +224,9 @@ type EditOptions struct {
 	MaxAgentTurns int32 `protobuf:"varint,7,opt,name=max_agent_turns,json=maxAgentTurns,proto3" json:"max_agent_turns,omitempty"`
 	// Also run the visual-quality judge on the changed slides (reported,
 	// never a stopping signal).
-	Vq            bool `protobuf:"varint,8,opt,name=vq,proto3" json:"vq,omitempty"`
+	Vq bool `protobuf:"varint,8,opt,name=vq,proto3" json:"vq,omitempty"`
+	// Cap on the agent's steps in one iteration; 0 means 12.
+	MaxSteps      int32 `protobuf:"varint,9,opt,name=max_steps,json=maxSteps,proto3" json:"max_steps,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -313,6 +315,13 @@ func (x *EditOptions) GetVq() bool {
 		return x.Vq
 	}
 	return false
+}
+
+func (x *EditOptions) GetMaxSteps() int32 {
+	if x != nil {
+		return x.MaxSteps
+	}
+	return 0
 }
 
 // Iteration is one recorded act-apply-render-diff-judge turn.
@@ -688,7 +697,7 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"\aoptions\x18\a \x01(\v2\x13.ace.v1.EditOptionsR\aoptions\x12#\n" +
 	"\rexport_format\x18\b \x01(\tR\fexportFormat\x12\x1f\n" +
 	"\vrecipe_path\x18\t \x01(\tR\n" +
-	"recipePath\"\x86\x02\n" +
+	"recipePath\"\xa3\x02\n" +
 	"\vEditOptions\x12\x10\n" +
 	"\x03tau\x18\x01 \x01(\x01R\x03tau\x12%\n" +
 	"\x0emax_iterations\x18\x02 \x01(\x05R\rmaxIterations\x12!\n" +
@@ -699,7 +708,8 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"judgeModel\x12!\n" +
 	"\frouter_model\x18\x06 \x01(\tR\vrouterModel\x12&\n" +
 	"\x0fmax_agent_turns\x18\a \x01(\x05R\rmaxAgentTurns\x12\x0e\n" +
-	"\x02vq\x18\b \x01(\bR\x02vq\"\xfe\x01\n" +
+	"\x02vq\x18\b \x01(\bR\x02vq\x12\x1b\n" +
+	"\tmax_steps\x18\t \x01(\x05R\bmaxSteps\"\xfe\x01\n" +
 	"\tIteration\x12\f\n" +
 	"\x01n\x18\x01 \x01(\x05R\x01n\x12\x1a\n" +
 	"\bsnapshot\x18\x02 \x01(\tR\bsnapshot\x12\x19\n" +

@@ -1,0 +1,346 @@
+// Package observe turns what the renderer measured after one of the
+// agent's steps into the text observation the agent reads with its tool
+// results (ReDeck §3.2: after every edit, Delta viol against the turn's
+// start, each new or resolved violation with its element ids and boxes,
+// and anchors of the main elements; text only, no screenshot, no score).
+//
+// ACE's observation adds the measured boxes of the text the step touched
+// (rendered lines, height, overflow in px), because an overflow is easiest
+// to fix knowing by how much. It is bounded: a step that changes many
+// slides gets every violation counted, at most MaxListed of them
+// described and anchors for at most MaxAnchorSlides slides, about 1,500
+// tokens at most on a 35-slide deck (TestObservationIsBounded).
+package observe
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/acecanvas/ace/internal/judge"
+	"github.com/acecanvas/ace/internal/render"
+	"github.com/acecanvas/ace/internal/scenegraph"
+)
+
+// Bounds of one observation.
+const (
+	// MaxListed is how many new (and how many resolved) violations are
+	// described one per line; the rest are counted by kind.
+	MaxListed = 12
+	// MaxAnchorSlides is how many changed slides get their anchors listed.
+	MaxAnchorSlides = 3
+	// MaxAnchors is how many anchors one slide lists.
+	MaxAnchors = 12
+	// MaxTouched is how many touched text nodes get their measured box.
+	MaxTouched = 10
+	// previewRunes is the length of a text preview.
+	previewRunes = 40
+)
+
+// Observation is what the agent is told after a step.
+type Observation struct {
+	// Slides are the ids of the slides measured: every slide changed
+	// since the baseline (the iteration's start).
+	Slides []string `json:"slides,omitempty"`
+	// Before and Now count violations on those slides at the baseline and
+	// now; DeltaViol is Now - Before (ReDeck's Delta viol).
+	Before    int `json:"before"`
+	Now       int `json:"now"`
+	DeltaViol int `json:"deltaViol"`
+	// New are violations the baseline did not have (render.DeltaViol,
+	// keyed by kind, slide and node ids), described for the agent;
+	// NewKeys their keys. Resolved are the baseline's that are gone.
+	New      []string `json:"new,omitempty"`
+	NewKeys  []string `json:"newKeys,omitempty"`
+	Resolved []string `json:"resolved,omitempty"`
+	// Passed is the submit gate: no violation the baseline did not have.
+	Passed bool `json:"passed"`
+	// Text is the observation as the agent reads it.
+	Text string `json:"text"`
+}
+
+// Input is one step's measurements.
+type Input struct {
+	// Baseline is the deck at the iteration's start, Prev before the step,
+	// Cur after it.
+	Baseline, Prev, Cur *scenegraph.Deck
+	// Current holds Cur's slides changed since the baseline, rendered;
+	// Base the same slides of the baseline (those it has).
+	Current, Base *render.Result
+	// Title heads the text ("After your changes", "Layout check").
+	Title string
+}
+
+// Build makes the observation. It is deterministic: the same input gives
+// the same text.
+func Build(in Input) Observation {
+	var o Observation
+	for _, s := range in.Current.Slides {
+		o.Slides = append(o.Slides, s.SlideID)
+	}
+	var base []render.Violation
+	if in.Base != nil {
+		base = in.Base.Violations
+	}
+	cur := in.Current.Violations
+	o.Before, o.Now = len(base), len(cur)
+	o.DeltaViol = o.Now - o.Before
+	fresh := render.DeltaViol(cur, base)
+	gone := render.DeltaViol(base, cur)
+	for _, v := range fresh {
+		o.New = append(o.New, judge.Describe(v))
+		o.NewKeys = append(o.NewKeys, v.Key)
+	}
+	for _, v := range gone {
+		o.Resolved = append(o.Resolved, judge.Describe(v))
+	}
+	o.Passed = len(fresh) == 0
+
+	var b strings.Builder
+	title := in.Title
+	if title == "" {
+		title = "After your changes"
+	}
+	fmt.Fprintf(&b, "%s: ", title)
+	switch {
+	case len(o.Slides) == 0:
+		b.WriteString("no slide differs from the start of this iteration.\n")
+	default:
+		fmt.Fprintf(&b, "%s measured (every slide changed since this iteration began).\n", slideList(in.Cur, o.Slides))
+	}
+	fmt.Fprintf(&b, "Layout violations on them: %d at the start, %d now (Delta viol %+d)", o.Before, o.Now, o.DeltaViol)
+	if kinds := kindDelta(base, cur); kinds != "" {
+		fmt.Fprintf(&b, "; by kind %s", kinds)
+	}
+	b.WriteString(".\n")
+	listed(&b, "New since the start (must be fixed before submit passes)", o.New)
+	listed(&b, "Resolved since the start", o.Resolved)
+	if t := touchedText(in); t != "" {
+		b.WriteString(t)
+	}
+	b.WriteString(anchors(in))
+	if o.Passed {
+		b.WriteString("Submit would pass the layout gate now.")
+	} else {
+		fmt.Fprintf(&b, "Submit would be refused now: %d new violation(s). Fix them, or undo_step to return to the state before your last change.", len(fresh))
+	}
+	o.Text = b.String()
+	return o
+}
+
+// slideList names slides by number and id: "slides 2 (s2), 5 (s5)".
+func slideList(d *scenegraph.Deck, ids []string) string {
+	var parts []string
+	for _, id := range ids {
+		if _, i := d.SlideByID(id); i >= 0 {
+			parts = append(parts, fmt.Sprintf("%d (%s)", i+1, id))
+		} else {
+			parts = append(parts, id+" (removed)")
+		}
+	}
+	word := "slides "
+	if len(parts) == 1 {
+		word = "slide "
+	}
+	return word + strings.Join(parts, ", ")
+}
+
+// kindDelta is the change per violation kind, "text_overflow +1, overlap -2",
+// kinds in name order, unchanged kinds left out.
+func kindDelta(base, cur []render.Violation) string {
+	d := map[string]int{}
+	for _, v := range cur {
+		d[v.Kind]++
+	}
+	for _, v := range base {
+		d[v.Kind]--
+	}
+	var kinds []string
+	for k, n := range d {
+		if n != 0 {
+			kinds = append(kinds, k)
+		}
+	}
+	sort.Strings(kinds)
+	var parts []string
+	for _, k := range kinds {
+		parts = append(parts, fmt.Sprintf("%s %+d", k, d[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func listed(b *strings.Builder, head string, lines []string) {
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "%s:\n", head)
+	for i, l := range lines {
+		if i == MaxListed {
+			fmt.Fprintf(b, "- ... and %d more (counted above)\n", len(lines)-MaxListed)
+			break
+		}
+		b.WriteString("- ")
+		b.WriteString(l)
+		b.WriteString("\n")
+	}
+}
+
+// touchedText lists the measured boxes of the text nodes the step added
+// or changed (by node digest, Prev against Cur).
+func touchedText(in Input) string {
+	measured := map[string]render.Measured{}
+	slideOf := map[string]int{}
+	for _, s := range in.Current.Slides {
+		for id, m := range s.Nodes {
+			measured[id] = m
+			slideOf[id] = s.Index
+		}
+	}
+	before := map[string]string{}
+	if in.Prev != nil {
+		for _, s := range in.Prev.Slides {
+			s.Walk(func(n, _ *scenegraph.Node, _ int) bool { before[n.ID] = scenegraph.NodeDigest(n); return true })
+		}
+	}
+	var lines []string
+	extra := 0
+	for _, s := range in.Cur.Slides {
+		s.Walk(func(n, _ *scenegraph.Node, _ int) bool {
+			if n.Characters == "" || len(n.Children) > 0 {
+				return true
+			}
+			if d, ok := before[n.ID]; ok && d == scenegraph.NodeDigest(n) {
+				return true
+			}
+			m, ok := measured[n.ID]
+			if !ok || !m.HasText {
+				return true
+			}
+			if len(lines) == MaxTouched {
+				extra++
+				return true
+			}
+			line := fmt.Sprintf("- %s on slide %d %q: box %s, %d line(s)", n.ID, slideOf[n.ID]+1, preview(n.Characters), box(m.Bounds), m.Lines)
+			if m.TextBounds != nil {
+				line += fmt.Sprintf(", text %s px high", px(m.TextBounds.Height))
+			}
+			if over := math.Max(m.OverflowX, m.OverflowY); over > 0 {
+				line += fmt.Sprintf(", OVERFLOWS by %s px (width %s, height %s)", px(over), px(math.Max(0, m.OverflowX)), px(math.Max(0, m.OverflowY)))
+			} else {
+				line += ", fits"
+			}
+			if m.AutoFitScale > 0 && m.AutoFitScale < 1 {
+				line += fmt.Sprintf(", shrunk to %s%% to fit", px(m.AutoFitScale*100))
+			}
+			lines = append(lines, line)
+			return true
+		})
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	s := "Text you changed, as rendered:\n" + strings.Join(lines, "\n") + "\n"
+	if extra > 0 {
+		s += fmt.Sprintf("- ... and %d more changed text nodes\n", extra)
+	}
+	return s
+}
+
+// anchors lists the main elements of the slides the step changed (Prev
+// against Cur): id, box and a text preview, in reading order, leaving out
+// layout art, slide numbers, dates and footers (ReDeck's anchors A_t).
+func anchors(in Input) string {
+	var changed []*scenegraph.Node
+	for _, s := range in.Cur.Slides {
+		var prev *scenegraph.Node
+		if in.Prev != nil {
+			prev, _ = in.Prev.SlideByID(s.ID)
+		}
+		if prev == nil || scenegraph.NodeDigest(prev) != scenegraph.NodeDigest(s) {
+			changed = append(changed, s)
+		}
+	}
+	measured := map[string]render.Measured{}
+	for _, s := range in.Current.Slides {
+		for id, m := range s.Nodes {
+			measured[id] = m
+		}
+	}
+	var b strings.Builder
+	for k, s := range changed {
+		if k == MaxAnchorSlides {
+			fmt.Fprintf(&b, "(%d more changed slides not listed; check_layout with their slide ids lists them.)\n", len(changed)-MaxAnchorSlides)
+			break
+		}
+		type anchor struct {
+			id   string
+			r    scenegraph.Rect
+			text string
+		}
+		var as []anchor
+		for _, n := range s.Children {
+			m, ok := measured[n.ID]
+			if !ok || m.Art || !n.IsVisible() || noise(n) || m.Bounds.Area() < 1 {
+				continue
+			}
+			as = append(as, anchor{n.ID, m.Bounds, describe(n)})
+		}
+		sort.SliceStable(as, func(i, j int) bool {
+			if math.Abs(as[i].r.Y-as[j].r.Y) > 4 {
+				return as[i].r.Y < as[j].r.Y
+			}
+			return as[i].r.X < as[j].r.X
+		})
+		_, idx := in.Cur.SlideByID(s.ID)
+		fmt.Fprintf(&b, "Main elements on slide %d (%s), id: x,y wxh px:\n", idx+1, s.ID)
+		for i, a := range as {
+			if i == MaxAnchors {
+				fmt.Fprintf(&b, "- ... and %d more\n", len(as)-MaxAnchors)
+				break
+			}
+			fmt.Fprintf(&b, "- %s: %s %s\n", a.id, box(a.r), a.text)
+		}
+	}
+	return b.String()
+}
+
+// noise are elements an anchor list leaves out: slide numbers, dates and
+// footers (placeholders sldNum, dt, ftr).
+func noise(n *scenegraph.Node) bool {
+	if n.Placeholder == nil {
+		return false
+	}
+	switch n.Placeholder.Role {
+	case "sldNum", "dt", "ftr":
+		return true
+	}
+	return false
+}
+
+// describe is an anchor's kind and text: `TEXT "Quarterly revenue"`.
+func describe(n *scenegraph.Node) string {
+	s := string(n.Type)
+	if n.Characters != "" {
+		s += " " + strconv.Quote(preview(n.Characters))
+	} else if n.Name != "" {
+		s += " (" + preview(n.Name) + ")"
+	}
+	return s
+}
+
+func preview(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= previewRunes {
+		return s
+	}
+	return string(r[:previewRunes-1]) + "…"
+}
+
+func box(r scenegraph.Rect) string {
+	return fmt.Sprintf("%s,%s %sx%s", px(r.X), px(r.Y), px(r.Width), px(r.Height))
+}
+
+func px(v float64) string { return strconv.FormatFloat(math.Round(v), 'f', -1, 64) }
