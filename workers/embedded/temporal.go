@@ -134,6 +134,11 @@ func StartTemporal(dir string) (*Temporal, error) {
 		temporal.WithDynamicConfigClient(dynamicconfig.StaticClient{
 			// New search attributes are visible at once (single process).
 			dynamicconfig.ForceSearchAttributesCacheRefreshOnRead.Key(): true,
+			// New tasks go to one partition (partitions spread a queue
+			// over matching hosts; in one process they only add
+			// forwarding); reads keep the default, so tasks an older
+			// run left in other partitions are still polled.
+			dynamicconfig.MatchingNumTaskqueueWritePartitions.Key(): 1,
 		}),
 	)
 	if err != nil {
