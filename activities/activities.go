@@ -73,6 +73,7 @@ func (a *Activities) Functions() map[string]any {
 		workflows.ActivityRoute: a.Route, workflows.ActivityAct: a.Act, workflows.ActivityAgentTurn: a.AgentTurn,
 		workflows.ActivityApplyRound: a.ApplyRound, workflows.ActivityObserve: a.Observe, workflows.ActivityApply: a.Apply,
 		workflows.ActivityDiff: a.Diff, workflows.ActivityRender: a.Render, workflows.ActivityJudge: a.Judge,
+		workflows.ActivityCritique: a.Critique, workflows.ActivityWaive: a.Waive,
 		workflows.ActivityCheck: a.Check, workflows.ActivityExport: a.Export,
 		workflows.ActivityProgress: a.Progress, workflows.ActivityPublish: a.Publish,
 	}

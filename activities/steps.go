@@ -97,6 +97,20 @@ func (a *Activities) Judge(ctx context.Context, in editloop.JudgeInput) (editloo
 	return out, classifyWith(err, out)
 }
 
+// Critique runs runner.Steps.Critique (the critic's turn).
+func (a *Activities) Critique(ctx context.Context, in editloop.CritiqueInput) (editloop.CritiqueOutput, error) {
+	defer keepAlive(ctx)()
+	out, err := a.Steps.Critique(ctx, in)
+	return out, classifyWith(err, out)
+}
+
+// Waive runs runner.Steps.Waive (the critic's waiver question).
+func (a *Activities) Waive(ctx context.Context, in editloop.WaiveInput) (editloop.WaiveOutput, error) {
+	defer keepAlive(ctx)()
+	out, err := a.Steps.Waive(ctx, in)
+	return out, classifyWith(err, out)
+}
+
 // Check runs runner.Steps.Check (the recipe's expectations).
 func (a *Activities) Check(ctx context.Context, in editloop.CheckInput) (editloop.CheckOutput, error) {
 	out, err := a.Steps.Check(ctx, in)

@@ -153,7 +153,7 @@ func TestRecipeBatchOnRealDecks(t *testing.T) {
 	if n := countResults(t, c.JS, batch); n != 2 {
 		t.Errorf("%d results published for 2 decks after a rerun", n)
 	}
-	recordHistory(t, jobs[0].Request.JobId, "edit-recipe-v2.json")
+	recordHistory(t, jobs[0].Request.JobId, "edit-recipe-v3.json")
 }
 
 // TestRedeliveredJobStartsOneWorkflowAndPublishesOneResult publishes the

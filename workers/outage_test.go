@@ -25,6 +25,10 @@ import (
 const outageScript = `
 name: agent-outage
 steps:
+  - model: judge-m
+    forever: true
+    when_last: "CHECKS (group"
+    pass_checks: true
   - model: router-m
     text: '{"mode": "MICRO_SPATIAL", "target_slides": [2], "reason": "one title on slide 2"}'
   - model: agent-m

@@ -119,7 +119,7 @@ func TestWorkflowMatchesTheInProcessRunner(t *testing.T) {
 	if res.Usage.InputTokens != int64(rec.Usage.PromptTokens) {
 		t.Errorf("input tokens workflow %d runner %d", res.Usage.InputTokens, rec.Usage.PromptTokens)
 	}
-	recordHistory(t, id, "edit-rollback-v2.json")
+	recordHistory(t, id, "edit-rollback-v3.json")
 }
 
 // recordHistory writes the workflow's history to testdata/histories when
@@ -172,5 +172,28 @@ func TestALaterFailureKeepsTheBestIterationOnTheStack(t *testing.T) {
 		res.ExportRef == "" || res.FinalSnapshot != res.Iterations[0].Snapshot || !strings.Contains(res.Reason, "Invalid") {
 		t.Fatalf("result %+v", res)
 	}
-	recordHistory(t, id, "edit-interrupted-v2.json")
+	recordHistory(t, id, "edit-interrupted-v3.json")
+}
+
+// TestStepsWithARefusedSubmitAndAnUndoOnTheStack runs an edit whose agent
+// pushes the title off the slide, has its submit refused (the critic
+// refuses a waiver), takes the step back with undo_step, makes a small
+// move and submits: one iteration, kept. Its history (steps, a refused
+// submit, an undo) is one the replay test holds.
+func TestStepsWithARefusedSubmitAndAnUndoOnTheStack(t *testing.T) {
+	conn := stack(t)
+	ctx := context.Background()
+	d, blobs := deckgen.Generate(deckgen.Options{Slides: 6, Seed: 1})
+	if err := store.PutBlobs(ctx, conn.Store, blobs); err != nil {
+		t.Fatal(err)
+	}
+	origin, err := store.PutDeck(ctx, conn.Store, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, id := runWorkflow(t, scripted(t, "runner-refused-undo.yaml"), origin, "Move the slide 2 title a little to the right.")
+	if res.Outcome != string(policy.Stopped) || len(res.Iterations) != 1 || !res.Iterations[0].GatePassed || res.Selected != 1 {
+		t.Fatalf("result %+v", res)
+	}
+	recordHistory(t, id, "edit-steps-v3.json")
 }

@@ -27,6 +27,10 @@ import (
 const redisBatchScript = `
 name: redis-batch
 steps:
+  - model: judge-m
+    forever: true
+    when_last: "CHECKS (group"
+    pass_checks: true
   - model: router-m
     forever: true
     text: '{"mode": "MICRO_SPATIAL", "target_slides": [2], "reason": "one title on slide 2"}'

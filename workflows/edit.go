@@ -164,6 +164,14 @@ func (e *edit) Judge(in editloop.JudgeInput) (out editloop.JudgeOutput, err erro
 	return out, e.activity(PhaseJudge, optJudge, ActivityJudge, in, &out)
 }
 
+func (e *edit) Critique(in editloop.CritiqueInput) (out editloop.CritiqueOutput, err error) {
+	return out, e.activity(PhaseCritique, optJudge, ActivityCritique, in, &out)
+}
+
+func (e *edit) Waive(in editloop.WaiveInput) (out editloop.WaiveOutput, err error) {
+	return out, e.activity(PhaseWaive, optJudge, ActivityWaive, in, &out)
+}
+
 func (e *edit) Check(in editloop.CheckInput) (out editloop.CheckOutput, err error) {
 	return out, e.local(PhaseCheck, ActivityCheck, in, &out)
 }

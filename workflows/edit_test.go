@@ -20,6 +20,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/acecanvas/ace/internal/agent"
+	"github.com/acecanvas/ace/internal/critic"
 	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/judge"
 	"github.com/acecanvas/ace/internal/llm"
@@ -148,6 +149,16 @@ func (s *script) register(env *testsuite.TestWorkflowEnvironment) {
 		}
 		return editloop.JudgeOutput{IF: judge.Verdict{Score: s.scores[i], Reason: s.critiques[i],
 			Calls: []llm.Call{{Purpose: "judge-if", PromptTokens: 50}}}}, nil
+	})
+	reg(ActivityCritique, func(ctx context.Context, in editloop.CritiqueInput) (editloop.CritiqueOutput, error) {
+		return editloop.CritiqueOutput{Ledger: in.Ledger}, nil
+	})
+	reg(ActivityWaive, func(ctx context.Context, in editloop.WaiveInput) (editloop.WaiveOutput, error) {
+		out := editloop.WaiveOutput{Ledger: in.Ledger}
+		for range in.Violations {
+			out.Decisions = append(out.Decisions, critic.WaiverDecision{Refusal: "not required"})
+		}
+		return out, nil
 	})
 	reg(ActivityExport, func(ctx context.Context, in editloop.ExportInput) (editloop.ExportOutput, error) {
 		s.mu.Lock()

@@ -34,9 +34,13 @@ const (
 	ActivityRender     = "Render"
 	ActivityDiff       = "Diff"
 	ActivityJudge      = "Judge"
-	ActivityCheck      = "Check"
-	ActivityExport     = "Export"
-	ActivityPublish    = "Publish"
+	// ActivityCritique and ActivityWaive are the critic's turn and its
+	// waiver question (the judge's model, the llm queue).
+	ActivityCritique = "Critique"
+	ActivityWaive    = "Waive"
+	ActivityCheck    = "Check"
+	ActivityExport   = "Export"
+	ActivityPublish  = "Publish"
 	// ActivityProgress publishes one iteration's Progress event.
 	ActivityProgress = "Progress"
 )
@@ -74,19 +78,21 @@ type Progress struct {
 type Phase string
 
 const (
-	PhaseRoute   Phase = "route"
-	PhaseAct     Phase = "act"
-	PhaseTurn    Phase = "turn"
-	PhaseRound   Phase = "round"
-	PhaseObserve Phase = "observe"
-	PhaseApply   Phase = "apply"
-	PhaseDiff    Phase = "diff"
-	PhaseRender  Phase = "render"
-	PhaseJudge   Phase = "judge"
-	PhaseCheck   Phase = "check"
-	PhaseExport  Phase = "export"
-	PhasePublish Phase = "publish"
-	PhaseDone    Phase = "done"
+	PhaseRoute    Phase = "route"
+	PhaseAct      Phase = "act"
+	PhaseTurn     Phase = "turn"
+	PhaseRound    Phase = "round"
+	PhaseObserve  Phase = "observe"
+	PhaseApply    Phase = "apply"
+	PhaseDiff     Phase = "diff"
+	PhaseRender   Phase = "render"
+	PhaseJudge    Phase = "judge"
+	PhaseCritique Phase = "critique"
+	PhaseWaive    Phase = "waive"
+	PhaseCheck    Phase = "check"
+	PhaseExport   Phase = "export"
+	PhasePublish  Phase = "publish"
+	PhaseDone     Phase = "done"
 )
 
 // QueryProgress, QueryRecord and SignalCancel name the workflow's queries

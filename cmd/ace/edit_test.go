@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -50,10 +51,26 @@ func TestEditPrintsUsageAndCostAndWritesTheDeck(t *testing.T) {
 	}
 	got := stdout.String()
 	t.Log("\n" + got)
-	// the edit turn: 3000 uncached x $2 + 6000 cached x $0.5 + 120 x $8 per 1M
-	// = $0.00996; its submit turn reports no usage
+	var rec editloop.Record
+	rb, err := os.ReadFile(recPath)
+	if err != nil || json.Unmarshal(rb, &rec) != nil || len(rec.Iterations) != 1 {
+		t.Fatalf("record file: %v %+v", err, rec.Usage)
+	}
+	// The router, the agent's edit and its submit, the judge, and the
+	// critic's group calls (its scheduler picks 3-5 checks).
+	critic := 0
+	for _, c := range rec.Calls() {
+		if strings.HasPrefix(c.Purpose, "critic-") {
+			critic++
+		}
+	}
+	if critic < 1 || critic > 5 || rec.Usage.Calls != 4+critic {
+		t.Fatalf("record usage %+v with %d critic calls", rec.Usage, critic)
+	}
+	// the edit turn: 3000 uncached x $2 + 6000 cached x $0.5 + 120 x $8 per
+	// 1M = $0.00996; its submit turn reports no usage
 	for _, want := range []string{"route: MICRO_SPATIAL, target slides [2]", "agent-m", "0.009960", "unpriced",
-		"task: 4 calls, 11300 prompt tokens (6000 cached), 190 completion tokens, $0.0100", "outcome: stopped", "wrote " + out} {
+		fmt.Sprintf("task: %d calls, 11300 prompt tokens (6000 cached), 190 completion tokens, $0.0100", 4+critic), "outcome: stopped", "wrote " + out} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
@@ -64,11 +81,6 @@ func TestEditPrintsUsageAndCostAndWritesTheDeck(t *testing.T) {
 	}
 	if n := scenegraph.NewIndex(edited).Node("s2-t5"); n == nil || n.Characters != "Pricing experiments and results" {
 		t.Fatal("the edited deck was not written")
-	}
-	var rec editloop.Record
-	rb, err := os.ReadFile(recPath)
-	if err != nil || json.Unmarshal(rb, &rec) != nil || rec.Usage.Calls != 4 || len(rec.Iterations) != 1 {
-		t.Fatalf("record file: %v %+v", err, rec.Usage)
 	}
 	html, err := os.ReadFile(page)
 	if err != nil {

@@ -122,6 +122,9 @@ func UserMessage(slideCount int, mode, context, instruction string, fb *policy.F
 		if critique != "" {
 			fmt.Fprintf(&b, "\n# Reviewer's critique of iteration %d\n%s\n", fb.Iteration, critique)
 		}
+		if issues := strings.TrimSpace(fb.Issues); issues != "" {
+			fmt.Fprintf(&b, "\n# Critic's issue list\n%s\n", issues)
+		}
 		b.WriteString("\n# Instruction\nFinish the original request on the deck above: fix what the critique points out and keep what is already right. Do not redo changes that are already in the deck.")
 		return b.String()
 	}
@@ -145,6 +148,9 @@ func UserMessage(slideCount int, mode, context, instruction string, fb *policy.F
 	}
 	if critique != "" {
 		fmt.Fprintf(&b, "\n# Reviewer's critique of the undone attempt (iteration %d)\nThis describes the attempt that was undone, not the deck above.\n%s\n", fb.Iteration, critique)
+	}
+	if issues := strings.TrimSpace(fb.Issues); issues != "" {
+		fmt.Fprintf(&b, "\n# Critic's issue list (checked on the undone attempt)\n%s\n", issues)
 	}
 	if fb.Base == 0 {
 		b.WriteString("\n# Instruction\nCarry out the original request again on the deck above, all of it")

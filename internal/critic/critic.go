@@ -141,6 +141,27 @@ func (c *Critic) Turn(ctx context.Context, l *Ledger, in TurnInput) (TurnReport,
 	return rep, nil
 }
 
+// Step applies the geometric checks to l after one of the agent's steps
+// within turn in.Turn: the renderer's violations on in.Rendered against
+// in.Baseline, deterministic, no model call (the probe library's geometry
+// family). An issue a step breaks again after it was resolved is
+// regressed at once, which the agent sees in its next observation and can
+// undo (ReDeck App. Q: 73% of potential regressions are caught at step
+// level); issues the step did not check keep their status. The only error
+// is a library mismatch (a bug).
+func (c *Critic) Step(l *Ledger, in TurnInput) ([]Change, error) {
+	lib := c.lib()
+	ids := make([]string, len(in.Slides))
+	for i, s := range in.Slides {
+		ids[i] = s.ID
+	}
+	runs, _ := c.geometricRuns(lib, l, in, ids)
+	if len(runs) == 0 {
+		return nil, nil
+	}
+	return l.Apply(lib, Result{Turn: in.Turn, Slides: ids, Runs: runs, Step: true})
+}
+
 // geometricRuns turns the renderer's violations into one Run per
 // geometric check over the rendered slides.
 func (c *Critic) geometricRuns(lib *Library, l *Ledger, in TurnInput, ids []string) ([]Run, []string) {

@@ -145,6 +145,10 @@ type Result struct {
 	// is dropped.
 	Slides []string `json:"slides"`
 	Runs   []Run    `json:"runs"`
+	// Step marks a check within a turn (after one of the agent's steps,
+	// Critic.Step): issues it did not check keep their status instead of
+	// being persisted, which only a turn's schedule decides.
+	Step bool `json:"step,omitempty"`
 }
 
 // Change is one status transition, for the record and the OTel counters.
@@ -245,7 +249,7 @@ func (l *Ledger) Apply(lib *Library, r Result) ([]Change, error) {
 					is.Waived = w.Quote
 				}
 			}
-		case is.Status.Active():
+		case is.Status.Active() && !r.Step:
 			set(is, StatusPersisted)
 		}
 	}

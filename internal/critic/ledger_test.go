@@ -177,3 +177,45 @@ func TestEvidenceIsCapped(t *testing.T) {
 		t.Fatalf("evidence of %d runes kept, want %d", n, MaxEvidenceRunes)
 	}
 }
+
+// A step check within a turn changes only the geometry issues it checks:
+// a model issue stays open (a turn's schedule, not a step, persists it),
+// and a geometry issue the step breaks again after it was resolved is
+// regressed at once.
+func TestAStepCheckLeavesUncheckedIssuesAlone(t *testing.T) {
+	lib := Default()
+	l := &Ledger{}
+	geo := lib.ForViolation("overlap")
+	var model string
+	for _, g := range lib.Groups {
+		if !g.Geometric() {
+			model = g.Checks[0].ID
+			break
+		}
+	}
+	fail := func(chk, subject string) Finding {
+		return Finding{Check: chk, Slide: "s1", Subject: subject, Evidence: Evidence{Text: "x"}}
+	}
+	if _, err := l.Apply(lib, Result{Turn: 1, Slides: []string{"s1"}, Runs: []Run{
+		{Check: geo, Slides: []string{"s1"}, Failed: []Finding{fail(geo, "overlap|s1|a,b")}},
+		{Check: model, Slides: []string{"s1"}, Failed: []Finding{fail(model, "")}},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		failed bool
+		want   Status
+	}{{false, StatusResolved}, {true, StatusRegressed}, {false, StatusResolved}}
+	for i, st := range steps {
+		run := Run{Check: geo, Slides: []string{"s1"}}
+		if st.failed {
+			run.Failed = []Finding{fail(geo, "overlap|s1|a,b")}
+		}
+		if _, err := l.Apply(lib, Result{Turn: 2, Slides: []string{"s1"}, Runs: []Run{run}, Step: true}); err != nil {
+			t.Fatal(err)
+		}
+		if l.Issues[0].Status != st.want || l.Issues[1].Status != StatusOpen {
+			t.Fatalf("step %d: geometry issue %s, model issue %s; want %s and open", i+1, l.Issues[0].Status, l.Issues[1].Status, st.want)
+		}
+	}
+}

@@ -3,10 +3,13 @@ package editloop
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/acecanvas/ace/internal/agent"
+	"github.com/acecanvas/ace/internal/critic"
 	"github.com/acecanvas/ace/internal/observe"
 	"github.com/acecanvas/ace/internal/policy"
+	"github.com/acecanvas/ace/internal/render"
 )
 
 // working is the agent's working copy: the deck and the calls that give
@@ -39,11 +42,12 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 			return *last, nil
 		}
 		t := s.Now()
-		o, err := s.Observe(ObserveInput{BaselineRef: base, PrevRef: prev, DeckRef: cur.deck, Slides: slides, Title: title})
+		o, err := s.Observe(ObserveInput{BaselineRef: base, PrevRef: prev, DeckRef: cur.deck, Slides: slides, Title: title, Waived: l.waived()})
 		it.Timings.Observe += s.Now().Sub(t).Milliseconds()
 		if err != nil {
 			return o, fmt.Errorf("observe: %w", err)
 		}
+		o.Text += l.criticStep(it.N, o)
 		if slides == nil {
 			last, lastDeck = &o, cur.deck
 		}
@@ -80,6 +84,8 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 			d := o.DeltaViol
 			step.DeltaViol, step.New, step.Resolved = &d, o.New, len(o.Resolved)
 			step.ObservationBytes += len(o.Text)
+			step.Issues = append(step.Issues, l.stepChanges...)
+			l.stepChanges = nil
 		}
 
 		if deckCalls(t.Round) > 0 {
@@ -136,7 +142,7 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 				record(o)
 				content = o.Text
 			case agent.ToolSubmit:
-				ok, text, err := submit(&step, func() (observe.Observation, error) { return observeNow(cur.deck, nil, "Submit") })
+				ok, text, err := l.submit(it, &step, base, cur.deck, x, func() (observe.Observation, error) { return observeNow(cur.deck, nil, "Submit") })
 				if err != nil {
 					return cur, err
 				}
@@ -146,7 +152,7 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 		}
 		if len(t.Round.Calls) == 0 {
 			// An answer without calls means the agent is done: a submit.
-			ok, text, err := submit(&step, func() (observe.Observation, error) { return observeNow(cur.deck, nil, "Submit") })
+			ok, text, err := l.submit(it, &step, base, cur.deck, x, func() (observe.Observation, error) { return observeNow(cur.deck, nil, "Submit") })
 			if err != nil {
 				return cur, err
 			}
@@ -164,12 +170,20 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 }
 
 // submit runs the gate on the working copy: the observation against the
-// iteration's start must show no new violation. It returns whether the
-// gate passed and the text the agent gets when it did not.
-func submit(step *StepRecord, gate func() (observe.Observation, error)) (bool, string, error) {
+// iteration's start must show no new violation. New hard violations the
+// instruction itself requires pass when the critic waives them (Waive:
+// the critic quotes the instruction's words; each violation is asked
+// about once per edit). It returns whether the gate passed and the text
+// the agent gets when it did not.
+func (l *loop) submit(it *IterationRecord, step *StepRecord, base, deck, x string, gate func() (observe.Observation, error)) (bool, string, error) {
 	o, err := gate()
 	if err != nil {
 		return false, "", err
+	}
+	if !o.Passed {
+		if err := l.waive(it, base, deck, x, &o); err != nil {
+			return false, "", err
+		}
 	}
 	passed := o.Passed
 	step.Submit = &passed
@@ -181,6 +195,92 @@ func submit(step *StepRecord, gate func() (observe.Observation, error)) (bool, s
 	text := fmt.Sprintf("Submit refused by the layout gate: %d violation(s) that the deck did not have when this iteration began. Fix them, or undo_step, then submit again.\n\n%s", len(o.New), o.Text)
 	step.ObservationBytes += len(text)
 	return false, text, nil
+}
+
+// waive asks the critic about the new violations of o it was not asked
+// about before; waived ones leave o.New, and o passes when none is left.
+func (l *loop) waive(it *IterationRecord, base, deck, x string, o *observe.Observation) error {
+	var ask []render.Violation
+	for _, v := range o.NewViolations {
+		if !l.asked[v.Key] {
+			ask = append(ask, v)
+		}
+	}
+	if len(ask) == 0 || strings.TrimSpace(x) == "" {
+		return nil
+	}
+	for _, v := range ask {
+		l.asked[v.Key] = true
+	}
+	out, err := l.s.Waive(WaiveInput{Instruction: x, BaselineRef: base, DeckRef: deck, Violations: ask, Ledger: *l.rec.Ledger})
+	if err != nil {
+		return fmt.Errorf("waive: %w", err)
+	}
+	*l.rec.Ledger = out.Ledger
+	for _, dec := range out.Decisions {
+		it.LLM = append(it.LLM, dec.Calls...)
+		if dec.Waiver != nil {
+			it.Waivers = append(it.Waivers, *dec.Waiver)
+		} else if dec.Refusal != "" {
+			it.Notes = append(it.Notes, "waiver refused: "+dec.Refusal)
+		}
+	}
+	w := l.waived()
+	var keep []render.Violation
+	var keepText []string
+	for i, v := range o.NewViolations {
+		if _, ok := w[v.Key]; ok {
+			o.Waived = append(o.Waived, o.New[i])
+			continue
+		}
+		keep = append(keep, v)
+		keepText = append(keepText, o.New[i])
+	}
+	o.NewViolations, o.New = keep, keepText
+	o.Passed = len(keep) == 0
+	return nil
+}
+
+// waived maps the violation keys the critic waived so far to the quote
+// of the instruction that requires each.
+func (l *loop) waived() map[string]string {
+	if l.rec.Ledger == nil || len(l.rec.Ledger.Waivers) == 0 {
+		return nil
+	}
+	m := map[string]string{}
+	for _, w := range l.rec.Ledger.Waivers {
+		m[w.Key] = w.Quote
+	}
+	return m
+}
+
+// criticStep applies the critic's geometric checks to the ledger after an
+// observation (critic.Step: deterministic, no model call) and returns a
+// line for the agent about issues the step regressed or resolved.
+func (l *loop) criticStep(turn int, o observe.Observation) string {
+	if l.rec.Ledger == nil || len(o.Slides) == 0 {
+		return ""
+	}
+	slides := make([]critic.Slide, len(o.DeckSlides))
+	for i, id := range o.DeckSlides {
+		slides[i] = critic.Slide{ID: id}
+	}
+	changes, err := (&critic.Critic{}).Step(l.rec.Ledger, critic.TurnInput{Turn: turn, Slides: slides,
+		Rendered: o.Slides, Violations: o.Violations, Baseline: o.Baseline})
+	if err != nil {
+		return ""
+	}
+	l.stepChanges = append(l.stepChanges, changes...)
+	var b strings.Builder
+	for _, c := range changes {
+		switch c.To {
+		case critic.StatusRegressed:
+			fmt.Fprintf(&b, "\nCritic: issue %s (%s on %s) REGRESSED: this step broke it again after it had been fixed; undo_step restores the state before this step.", c.Issue, c.Check, c.Slide)
+		case critic.StatusResolved:
+			fmt.Fprintf(&b, "\nCritic: issue %s (%s on %s) is resolved.", c.Issue, c.Check, c.Slide)
+		}
+	}
+	return b.String()
 }
 
 // deckCalls counts a round's calls that are not step tools.

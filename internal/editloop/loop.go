@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/acecanvas/ace/internal/agent"
+	"github.com/acecanvas/ace/internal/critic"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/recipe"
@@ -81,7 +82,7 @@ var ErrCanceled = errors.New("edit canceled")
 // A step failing after at least one iteration passed the gate is not an
 // error: the outcome is interrupted and the best earlier iteration is kept.
 func Run(s Steps, req Request, resume *Record) (*Record, error) {
-	l := &loop{s: s, req: req, cfg: req.Policy.WithDefaults()}
+	l := &loop{s: s, req: req, cfg: req.Policy.WithDefaults(), asked: map[string]bool{}}
 	return l.run(resume)
 }
 
@@ -90,6 +91,11 @@ type loop struct {
 	req Request
 	cfg policy.Config
 	rec *Record
+	// asked are the violation keys the critic was asked to waive.
+	asked map[string]bool
+	// stepChanges are the ledger changes of the current step's
+	// observations, for its StepRecord.
+	stepChanges []critic.Change
 }
 
 func (l *loop) run(resume *Record) (*Record, error) {
@@ -105,6 +111,9 @@ func (l *loop) run(resume *Record) (*Record, error) {
 	}
 	rec := l.rec
 	x := rec.Route.AgentInstruction // what the agent works on and the judge scores
+	if strings.TrimSpace(x) != "" && rec.Ledger == nil {
+		rec.Ledger = &critic.Ledger{}
+	}
 	var stepErr error
 	for len(rec.Iterations) < l.cfg.MaxIterations {
 		base, fb := req.DeckRef, (*policy.Feedback)(nil)
@@ -124,6 +133,9 @@ func (l *loop) run(resume *Record) (*Record, error) {
 			break
 		}
 		d := policy.Next(l.cfg, req.DeckRef, append(rec.history(), iterationOf(it)))
+		if d.Feedback != nil && rec.Ledger != nil {
+			d.Feedback.Issues = critic.Feedback(nil, rec.Ledger, "")
+		}
 		switch {
 		case d.Action == policy.Stop:
 			out, why := policy.StopOutcome(l.cfg, req.DeckRef, append(rec.history(), iterationOf(it)), x == "" && req.RecipeRef != "")
@@ -240,7 +252,7 @@ func (l *loop) iterate(n int, base string, fb *policy.Feedback, x string) (it It
 		}
 		done = lap(&it.Timings.Render)
 		ren, err = s.Render(RenderInput{DeckRef: it.Snapshot, OriginRef: req.DeckRef, SlideIDs: ids,
-			Images: df.TouchesVisual || req.VQ})
+			Images: df.TouchesVisual || req.VQ, Waived: l.waived()})
 		done()
 		if err != nil {
 			return it, fmt.Errorf("render: %w", err)
@@ -276,6 +288,21 @@ func (l *loop) iterate(n int, base string, fb *policy.Feedback, x string) (it It
 		// A judge outage leaves the score missing; the loop goes on.
 		it.Notes = append(it.Notes, "judge: "+jo.IF.Problem)
 	}
+
+	// The critic's turn: scheduled checks on the changed slides, the
+	// render's geometry, the ledger updated (ReDeck §3.3).
+	done = lap(&it.Timings.Critic)
+	co, err := s.Critique(CritiqueInput{Turn: n, Instruction: x, DiffTextRef: df.TextRef, StartRef: base, DeckRef: it.Snapshot,
+		Ledger: *l.rec.Ledger, Rendered: ren.Rendered, Violations: ren.Current, Baseline: ren.Origin, Images: ren.Images})
+	done()
+	it.LLM = append(it.LLM, co.Report.Calls...)
+	if err != nil {
+		return it, fmt.Errorf("critic: %w", err)
+	}
+	*l.rec.Ledger = co.Ledger
+	rep := co.Report
+	rep.Calls = nil // counted in it.LLM
+	it.Critic = &rep
 	return it, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/acecanvas/ace/internal/agent"
+	"github.com/acecanvas/ace/internal/critic"
 	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/judge"
 	"github.com/acecanvas/ace/internal/observe"
@@ -87,6 +88,18 @@ func (f *fake) Render(editloop.RenderInput) (editloop.RenderOutput, error) {
 func (f *fake) Judge(editloop.JudgeInput) (editloop.JudgeOutput, error) {
 	s := f.scores[f.acts-1]
 	return editloop.JudgeOutput{IF: judge.Verdict{Score: &s, Reason: fmt.Sprintf("critique %d", f.acts)}}, nil
+}
+
+func (f *fake) Critique(in editloop.CritiqueInput) (editloop.CritiqueOutput, error) {
+	return editloop.CritiqueOutput{Ledger: in.Ledger}, nil
+}
+
+func (f *fake) Waive(in editloop.WaiveInput) (editloop.WaiveOutput, error) {
+	out := editloop.WaiveOutput{Ledger: in.Ledger}
+	for range in.Violations {
+		out.Decisions = append(out.Decisions, critic.WaiverDecision{Refusal: "not required"})
+	}
+	return out, nil
 }
 
 func (f *fake) Check(editloop.CheckInput) (editloop.CheckOutput, error) {

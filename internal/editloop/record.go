@@ -2,6 +2,7 @@ package editloop
 
 import (
 	"github.com/acecanvas/ace/internal/agent"
+	"github.com/acecanvas/ace/internal/critic"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/recipe"
@@ -33,6 +34,9 @@ type Record struct {
 
 	Route      RouteRecord       `json:"route"`
 	Iterations []IterationRecord `json:"iterations"`
+	// Ledger is the critic's issue ledger over the edit (ReDeck §3.3-3.4):
+	// issues with their statuses, the turns' checks and the waivers.
+	Ledger *critic.Ledger `json:"ledger,omitempty"`
 	// Export is the kept deck as a file in the store (empty when nothing
 	// is kept: failed or canceled).
 	Export ExportOutput `json:"export"`
@@ -92,6 +96,13 @@ type IterationRecord struct {
 	TouchesVisual bool     `json:"touchesVisual,omitempty"`
 	ChangedSlides []string `json:"changedSlides,omitempty"`
 
+	// Waivers are the hard violations the critic let through the gate in
+	// this iteration because the instruction requires them, each with the
+	// quote; Critic is the critic's turn (its checks, issue changes, model
+	// calls and problems).
+	Waivers []critic.Waiver    `json:"waivers,omitempty"`
+	Critic  *critic.TurnReport `json:"critic,omitempty"`
+
 	// Rendered is false when no renderer ran: the gate was not evaluated
 	// (and Notes says so).
 	Rendered      bool     `json:"rendered"`
@@ -146,6 +157,9 @@ type StepRecord struct {
 	Submit *bool `json:"submit,omitempty"`
 	// ObservationBytes is the size of the observation text the agent got.
 	ObservationBytes int `json:"observationBytes,omitempty"`
+	// Issues are the critic's ledger changes the step's geometry made
+	// (an issue resolved, or regressed by this step).
+	Issues []critic.Change `json:"issues,omitempty"`
 }
 
 // Timings per step, ms of the loop's clock.
@@ -158,6 +172,7 @@ type Timings struct {
 	Diff    int64 `json:"diff"`
 	Render  int64 `json:"render"`
 	Judge   int64 `json:"judge"`
+	Critic  int64 `json:"critic,omitempty"`
 	Total   int64 `json:"total"`
 }
 

@@ -4,11 +4,13 @@ import (
 	"time"
 
 	"github.com/acecanvas/ace/internal/agent"
+	"github.com/acecanvas/ace/internal/critic"
 	"github.com/acecanvas/ace/internal/judge"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/observe"
 	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/recipe"
+	"github.com/acecanvas/ace/internal/render"
 	"github.com/acecanvas/ace/internal/route"
 )
 
@@ -49,6 +51,12 @@ type Steps interface {
 	// Judge scores the edit 0-5 with a critique (ACE §3.3), and VQ when
 	// asked. A judge model outage is a missing score, not an error.
 	Judge(JudgeInput) (JudgeOutput, error)
+	// Critique is the critic's turn (ReDeck §3.3): the scheduled checks,
+	// the geometry of the render, the issue ledger updated.
+	Critique(CritiqueInput) (CritiqueOutput, error)
+	// Waive asks the critic whether the instruction itself requires new
+	// hard violations a submit found (waivers go into the ledger).
+	Waive(WaiveInput) (WaiveOutput, error)
 	// Check evaluates a recipe's expectations on the kept deck.
 	Check(CheckInput) (CheckOutput, error)
 	// Export writes the kept deck as a file in the store.
@@ -167,6 +175,49 @@ type ObserveInput struct {
 	DeckRef     string   `json:"deckRef"`
 	Slides      []string `json:"slides,omitempty"`
 	Title       string   `json:"title,omitempty"`
+	// Waived are violation keys the critic waived, with the quote of the
+	// instruction that requires each: they do not hold the gate.
+	Waived map[string]string `json:"waived,omitempty"`
+}
+
+// CritiqueInput is one critic turn (iteration Turn): the instruction, the
+// diff text the judge got, the iteration's start and end, the ledger so
+// far, and what the render measured: every violation on the rendered
+// slides now and in the origin.
+type CritiqueInput struct {
+	Turn        int                `json:"turn"`
+	Instruction string             `json:"instruction"`
+	DiffTextRef string             `json:"diffTextRef,omitempty"`
+	StartRef    string             `json:"startRef"`
+	DeckRef     string             `json:"deckRef"`
+	Ledger      critic.Ledger      `json:"ledger"`
+	Rendered    []string           `json:"rendered,omitempty"`
+	Violations  []render.Violation `json:"violations,omitempty"`
+	Baseline    []render.Violation `json:"baseline,omitempty"`
+	Images      []SlideImage       `json:"images,omitempty"`
+}
+
+// CritiqueOutput is the updated ledger and what the turn did.
+type CritiqueOutput struct {
+	Ledger critic.Ledger     `json:"ledger"`
+	Report critic.TurnReport `json:"report"`
+}
+
+// WaiveInput asks about new violations of DeckRef against BaselineRef (the
+// iteration's start; the nodes that differ are the ones the edit touched).
+type WaiveInput struct {
+	Instruction string             `json:"instruction"`
+	BaselineRef string             `json:"baselineRef"`
+	DeckRef     string             `json:"deckRef"`
+	Violations  []render.Violation `json:"violations"`
+	Ledger      critic.Ledger      `json:"ledger"`
+}
+
+// WaiveOutput is the ledger with any waivers granted and the critic's
+// decision per violation.
+type WaiveOutput struct {
+	Ledger    critic.Ledger           `json:"ledger"`
+	Decisions []critic.WaiverDecision `json:"decisions"`
 }
 
 // ApplyInput replays the calls under CallsRef on snapshot DeckRef.
@@ -207,10 +258,12 @@ type DiffOutput struct {
 }
 
 // RenderInput renders slides of DeckRef and of OriginRef and compares
-// their violations.
+// their violations; Waived keys (the critic's waivers) do not fail the
+// gate.
 type RenderInput struct {
-	DeckRef   string `json:"deckRef"`
-	OriginRef string `json:"originRef"`
+	DeckRef   string            `json:"deckRef"`
+	OriginRef string            `json:"originRef"`
+	Waived    map[string]string `json:"waived,omitempty"`
 	// SlideIDs to render; nil renders every slide.
 	SlideIDs []string `json:"slideIds,omitempty"`
 	// Images stores a PNG per rendered slide of DeckRef.
@@ -233,6 +286,12 @@ type RenderOutput struct {
 	NewViolations []string     `json:"newViolations,omitempty"`
 	Images        []SlideImage `json:"images,omitempty"`
 	NotRendered   bool         `json:"notRendered,omitempty"`
+	// Rendered are the slides measured; Current and Origin every
+	// violation on them in the new snapshot and the origin (for the
+	// critic).
+	Rendered []string           `json:"rendered,omitempty"`
+	Current  []render.Violation `json:"current,omitempty"`
+	Origin   []render.Violation `json:"origin,omitempty"`
 }
 
 // JudgeInput asks for the IF (and optionally VQ) verdict on an edit.

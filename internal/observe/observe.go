@@ -26,15 +26,21 @@ import (
 
 // Bounds of one observation.
 const (
-	// MaxListed is how many new (and how many resolved) violations are
-	// described one per line; the rest are counted by kind.
-	MaxListed = 12
+	// MaxListed is how many new violations are described one per line
+	// (in slide order), MaxResolved how many resolved ones; the rest are
+	// counted by kind.
+	MaxListed   = 8
+	MaxResolved = 4
 	// MaxAnchorSlides is how many changed slides get their anchors listed.
-	MaxAnchorSlides = 3
+	MaxAnchorSlides = 2
 	// MaxAnchors is how many anchors one slide lists.
-	MaxAnchors = 12
-	// MaxTouched is how many touched text nodes get their measured box.
-	MaxTouched = 10
+	MaxAnchors = 6
+	// MaxTouched is how many touched text nodes get their measured box
+	// (those that overflow first).
+	MaxTouched = 5
+	// maxSlidesNamed is how many measured slides are named one by one;
+	// more are given as number ranges.
+	maxSlidesNamed = 8
 	// previewRunes is the length of a text preview.
 	previewRunes = 40
 )
@@ -55,8 +61,19 @@ type Observation struct {
 	New      []string `json:"new,omitempty"`
 	NewKeys  []string `json:"newKeys,omitempty"`
 	Resolved []string `json:"resolved,omitempty"`
-	// Passed is the submit gate: no violation the baseline did not have.
+	// Passed is the submit gate: no violation the baseline did not have,
+	// but those waived (Input.Waived).
 	Passed bool `json:"passed"`
+	// NewViolations are the new violations as measured (for waivers);
+	// Waived the new ones the gate let through, described.
+	NewViolations []render.Violation `json:"newViolations,omitempty"`
+	Waived        []string           `json:"waived,omitempty"`
+	// Violations and Baseline are every violation on the measured slides
+	// now and at the baseline (for the critic's geometry checks);
+	// DeckSlides are the current deck's slide ids in order.
+	Violations []render.Violation `json:"violations,omitempty"`
+	Baseline   []render.Violation `json:"baseline,omitempty"`
+	DeckSlides []string           `json:"deckSlides,omitempty"`
 	// Text is the observation as the agent reads it.
 	Text string `json:"text"`
 }
@@ -71,6 +88,9 @@ type Input struct {
 	Current, Base *render.Result
 	// Title heads the text ("After your changes", "Layout check").
 	Title string
+	// Waived are violation keys the critic waived because the instruction
+	// requires them: they do not hold the gate.
+	Waived map[string]string
 }
 
 // Build makes the observation. It is deterministic: the same input gives
@@ -87,13 +107,22 @@ func Build(in Input) Observation {
 	cur := in.Current.Violations
 	o.Before, o.Now = len(base), len(cur)
 	o.DeltaViol = o.Now - o.Before
-	fresh := render.DeltaViol(cur, base)
-	gone := render.DeltaViol(base, cur)
-	for _, v := range fresh {
+	o.Violations, o.Baseline = cur, base
+	for _, s := range in.Cur.Slides {
+		o.DeckSlides = append(o.DeckSlides, s.ID)
+	}
+	var fresh []render.Violation
+	for _, v := range bySlide(in.Cur, render.DeltaViol(cur, base)) {
+		if quote, ok := in.Waived[v.Key]; ok {
+			o.Waived = append(o.Waived, fmt.Sprintf("%s (the instruction says %q)", judge.Describe(v), quote))
+			continue
+		}
+		fresh = append(fresh, v)
 		o.New = append(o.New, judge.Describe(v))
 		o.NewKeys = append(o.NewKeys, v.Key)
 	}
-	for _, v := range gone {
+	o.NewViolations = fresh
+	for _, v := range bySlide(in.Baseline, render.DeltaViol(base, cur)) {
 		o.Resolved = append(o.Resolved, judge.Describe(v))
 	}
 	o.Passed = len(fresh) == 0
@@ -108,15 +137,16 @@ func Build(in Input) Observation {
 	case len(o.Slides) == 0:
 		b.WriteString("no slide differs from the start of this iteration.\n")
 	default:
-		fmt.Fprintf(&b, "%s measured (every slide changed since this iteration began).\n", slideList(in.Cur, o.Slides))
+		fmt.Fprintf(&b, "%s measured (the slides changed since this iteration began).\n", slideList(in.Cur, o.Slides))
 	}
 	fmt.Fprintf(&b, "Layout violations on them: %d at the start, %d now (Delta viol %+d)", o.Before, o.Now, o.DeltaViol)
 	if kinds := kindDelta(base, cur); kinds != "" {
 		fmt.Fprintf(&b, "; by kind %s", kinds)
 	}
 	b.WriteString(".\n")
-	listed(&b, "New since the start (must be fixed before submit passes)", o.New)
-	listed(&b, "Resolved since the start", o.Resolved)
+	listed(&b, "New since the start (must be fixed before submit passes)", o.New, MaxListed)
+	listed(&b, "Resolved since the start", o.Resolved, MaxResolved)
+	listed(&b, "Waived, because the instruction requires them", o.Waived, MaxListed)
 	if t := touchedText(in); t != "" {
 		b.WriteString(t)
 	}
@@ -130,8 +160,26 @@ func Build(in Input) Observation {
 	return o
 }
 
-// slideList names slides by number and id: "slides 2 (s2), 5 (s5)".
+// slideList names slides by number and id: "slides 2 (s2), 5 (s5)"; more
+// than maxSlidesNamed by number ranges: "37 slides: 1-37".
 func slideList(d *scenegraph.Deck, ids []string) string {
+	if len(ids) > maxSlidesNamed {
+		var nums []int
+		removed := 0
+		for _, id := range ids {
+			if _, i := d.SlideByID(id); i >= 0 {
+				nums = append(nums, i+1)
+			} else {
+				removed++
+			}
+		}
+		sort.Ints(nums)
+		s := fmt.Sprintf("%d slides: %s", len(nums), ranges(nums))
+		if removed > 0 {
+			s += fmt.Sprintf(" (and %d removed)", removed)
+		}
+		return s
+	}
 	var parts []string
 	for _, id := range ids {
 		if _, i := d.SlideByID(id); i >= 0 {
@@ -145,6 +193,46 @@ func slideList(d *scenegraph.Deck, ids []string) string {
 		word = "slide "
 	}
 	return word + strings.Join(parts, ", ")
+}
+
+// ranges writes sorted numbers as ranges: "1-4, 7, 9-10".
+func ranges(nums []int) string {
+	var parts []string
+	for i := 0; i < len(nums); {
+		j := i
+		for j+1 < len(nums) && nums[j+1] == nums[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", nums[i], nums[j]))
+		} else {
+			parts = append(parts, strconv.Itoa(nums[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+// bySlide orders violations by their slide's place in d, then as the
+// renderer sorts them (by key), so the agent reads them slide by slide.
+func bySlide(d *scenegraph.Deck, vs []render.Violation) []render.Violation {
+	pos := map[string]int{}
+	for i, s := range d.Slides {
+		pos[s.ID] = i
+	}
+	out := append([]render.Violation(nil), vs...)
+	sort.SliceStable(out, func(i, j int) bool {
+		pi, ok := pos[out[i].SlideID]
+		if !ok {
+			pi = len(d.Slides)
+		}
+		pj, ok := pos[out[j].SlideID]
+		if !ok {
+			pj = len(d.Slides)
+		}
+		return pi < pj
+	})
+	return out
 }
 
 // kindDelta is the change per violation kind, "text_overflow +1, overlap -2",
@@ -171,14 +259,14 @@ func kindDelta(base, cur []render.Violation) string {
 	return strings.Join(parts, ", ")
 }
 
-func listed(b *strings.Builder, head string, lines []string) {
+func listed(b *strings.Builder, head string, lines []string, max int) {
 	if len(lines) == 0 {
 		return
 	}
 	fmt.Fprintf(b, "%s:\n", head)
 	for i, l := range lines {
-		if i == MaxListed {
-			fmt.Fprintf(b, "- ... and %d more (counted above)\n", len(lines)-MaxListed)
+		if i == max {
+			fmt.Fprintf(b, "- ... and %d more (counted above)\n", len(lines)-max)
 			break
 		}
 		b.WriteString("- ")
@@ -204,8 +292,11 @@ func touchedText(in Input) string {
 			s.Walk(func(n, _ *scenegraph.Node, _ int) bool { before[n.ID] = scenegraph.NodeDigest(n); return true })
 		}
 	}
-	var lines []string
-	extra := 0
+	type touched struct {
+		line     string
+		overflow bool
+	}
+	var all []touched
 	for _, s := range in.Cur.Slides {
 		s.Walk(func(n, _ *scenegraph.Node, _ int) bool {
 			if n.Characters == "" || len(n.Children) > 0 {
@@ -216,10 +307,6 @@ func touchedText(in Input) string {
 			}
 			m, ok := measured[n.ID]
 			if !ok || !m.HasText {
-				return true
-			}
-			if len(lines) == MaxTouched {
-				extra++
 				return true
 			}
 			line := fmt.Sprintf("- %s on slide %d %q: box %s, %d line(s)", n.ID, slideOf[n.ID]+1, preview(n.Characters), box(m.Bounds), m.Lines)
@@ -234,18 +321,26 @@ func touchedText(in Input) string {
 			if m.AutoFitScale > 0 && m.AutoFitScale < 1 {
 				line += fmt.Sprintf(", shrunk to %s%% to fit", px(m.AutoFitScale*100))
 			}
-			lines = append(lines, line)
+			all = append(all, touched{line, math.Max(m.OverflowX, m.OverflowY) > 0})
 			return true
 		})
 	}
-	if len(lines) == 0 {
+	if len(all) == 0 {
 		return ""
 	}
-	s := "Text you changed, as rendered:\n" + strings.Join(lines, "\n") + "\n"
-	if extra > 0 {
-		s += fmt.Sprintf("- ... and %d more changed text nodes\n", extra)
+	// Texts that overflow first: they are what the next step must fix.
+	sort.SliceStable(all, func(i, j int) bool { return all[i].overflow && !all[j].overflow })
+	var b strings.Builder
+	b.WriteString("Text you changed, as rendered:\n")
+	for i, t := range all {
+		if i == MaxTouched {
+			fmt.Fprintf(&b, "- ... and %d more changed text nodes\n", len(all)-MaxTouched)
+			break
+		}
+		b.WriteString(t.line)
+		b.WriteString("\n")
 	}
-	return s
+	return b.String()
 }
 
 // anchors lists the main elements of the slides the step changed (Prev

@@ -103,6 +103,9 @@ type Feedback struct {
 	// Critique is the IF judge's critique of the judged iteration,
 	// verbatim (empty when no judge ran).
 	Critique string `json:"critique,omitempty"`
+	// Issues are the critic's open issues after the judged iteration, as
+	// text for the agent (critic.Feedback; empty without a critic turn).
+	Issues string `json:"issues,omitempty"`
 }
 
 // Next decides after the last entry of hist. origin is the snapshot the edit

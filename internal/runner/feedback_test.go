@@ -24,6 +24,17 @@ func afterContext(t *testing.T, f *fixture, i int) string {
 	return msg[at:]
 }
 
+// issues is the critic's issue list the feedback after iteration i carries;
+// it must name an open geometry issue (want) on the title s2-t5.
+func issues(t *testing.T, rec *editloop.Record, i int, want string) string {
+	t.Helper()
+	fb := rec.Iterations[i].Decision.Feedback
+	if fb == nil || !strings.Contains(fb.Issues, want) || !strings.Contains(fb.Issues, "nodes s2-t5") {
+		t.Fatalf("iteration %d's feedback lacks the critic's %q issue on s2-t5: %+v", i+1, want, fb)
+	}
+	return fb.Issues
+}
+
 // The next prompt says which deck the agent now sees and why: after a
 // continue its edits are kept; after a rollback the edit was undone, with
 // the violations or the score's fall, the critique labelled as one of the
@@ -66,6 +77,9 @@ The deck above is the ORIGINAL deck. Your edit of iteration 1 was undone: none o
 This describes the attempt that was undone, not the deck above.
 The title was moved to the right as asked.
 
+# Critic's issue list (checked on the undone attempt)
+` + issues(t, rec, 0, "I1 [hard geometry") + `
+
 # Instruction
 Carry out the original request again on the deck above, all of it, without the layout violations listed above:
 Move the slide 2 title a little to the right.`
@@ -89,6 +103,9 @@ The deck above is the result of iteration 1, your best attempt so far; its chang
 # Reviewer's critique of the undone attempt (iteration 2)
 This describes the attempt that was undone, not the deck above.
 Slide 2 now reads Pricing in Q3 and sits to the right.
+
+# Critic's issue list (checked on the undone attempt)
+` + issues(t, rec, 1, "[hard geometry") + `
 
 # Instruction
 Carry out what the original request still needs on the deck above (iteration 1's changes are already in it), without the layout violations listed above:

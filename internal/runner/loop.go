@@ -69,6 +69,16 @@ func (p inProcess) Judge(in editloop.JudgeInput) (editloop.JudgeOutput, error) {
 	return out, p.canceled(err)
 }
 
+func (p inProcess) Critique(in editloop.CritiqueInput) (editloop.CritiqueOutput, error) {
+	out, err := p.s.Critique(p.ctx, in)
+	return out, p.canceled(err)
+}
+
+func (p inProcess) Waive(in editloop.WaiveInput) (editloop.WaiveOutput, error) {
+	out, err := p.s.Waive(p.ctx, in)
+	return out, p.canceled(err)
+}
+
 func (p inProcess) Check(in editloop.CheckInput) (editloop.CheckOutput, error) {
 	out, err := p.s.Check(p.ctx, in)
 	return out, p.canceled(err)

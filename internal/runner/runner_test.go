@@ -139,8 +139,15 @@ func TestStopsAfterIterationOneWhenJudgeGivesFour(t *testing.T) {
 		t.Fatalf("iteration %s", dump(it))
 	}
 	// Usage per call and per task, and cost from the price table.
-	// The router, the agent's edit and its submit, the judge.
-	if rec.Usage.Calls != 4 || rec.Usage.PromptTokens != 800+9000+1500 || rec.Usage.CachedPromptTokens != 6000 || rec.Usage.CompletionTokens != 30+120+40 {
+	// The router, the agent's edit and its submit, the judge, and the
+	// critic's group calls (1 to 5: its scheduler picks 3-5 checks).
+	critic := 0
+	for _, c := range rec.Calls() {
+		if strings.HasPrefix(c.Purpose, "critic-") {
+			critic++
+		}
+	}
+	if critic < 1 || critic > 5 || rec.Usage.Calls != 4+critic || rec.Usage.PromptTokens != 800+9000+1500 || rec.Usage.CachedPromptTokens != 6000 || rec.Usage.CompletionTokens != 30+120+40 {
 		t.Fatalf("task usage %+v", rec.Usage)
 	}
 	if rec.Usage.CostUSD != 0 || rec.Usage.Unpriced != 3 {
@@ -425,6 +432,10 @@ func TestNaturalLanguageEditOnARealDeck(t *testing.T) {
 	}
 	sc, err := llmtest.ParseScript([]byte(`
 steps:
+  - model: judge-m
+    forever: true
+    when_last: "CHECKS (group"
+    pass_checks: true
   - model: router-m
     text: '{"mode": "MICRO_SPATIAL", "target_slides": [2], "reason": "slide 2"}'
   - model: agent-m
@@ -510,8 +521,10 @@ func TestVQIsReportedNeverAStopSignalAndImagesOnlyForVisualDiffs(t *testing.T) {
 	if !it.TouchesVisual {
 		t.Fatalf("a crop should touch visual content: %s", dump(it))
 	}
-	judgeReqs := f.srv.RequestsFor("judge-m")
-	for i, r := range judgeReqs {
+	for i, r := range f.srv.RequestsFor("judge-m") {
+		if strings.Contains(r.Chat.Messages[1].Content, "CHECKS (group") {
+			continue // the critic's calls: images go to its visual checks only
+		}
 		images := 0
 		for _, p := range r.Chat.Messages[1].MultiContent {
 			if p.ImageURL != nil && strings.HasPrefix(p.ImageURL.URL, "data:image/png;base64,iVBORw0KGgo") {

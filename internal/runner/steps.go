@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/acecanvas/ace/internal/agent"
 	"github.com/acecanvas/ace/internal/cache"
+	"github.com/acecanvas/ace/internal/critic"
 	"github.com/acecanvas/ace/internal/deckio"
 	"github.com/acecanvas/ace/internal/diff"
 	"github.com/acecanvas/ace/internal/editloop"
@@ -290,7 +292,14 @@ func (s *Steps) Observe(ctx context.Context, in editloop.ObserveInput) (observe.
 	}
 	ids := in.Slides
 	if ids == nil {
+		// Every slide that differs from the baseline, and those this
+		// step changed back to it (their violations resolve).
 		ids = changedSlides(baseline, cur)
+		for _, id := range changedSlides(prev, cur) {
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
 	}
 	assets := store.Assets(ctx, s.Store)
 	measure := func(d *scenegraph.Deck) (*render.Result, error) {
@@ -408,9 +417,15 @@ func (s *Steps) Render(ctx context.Context, in editloop.RenderInput) (editloop.R
 	if err != nil {
 		return editloop.RenderOutput{}, fmt.Errorf("origin: %w", err)
 	}
-	g := judge.Gate(cur.Violations, orig.Violations)
+	var counted []render.Violation // the critic's waivers do not hold the gate
+	for _, v := range cur.Violations {
+		if _, waived := in.Waived[v.Key]; !waived {
+			counted = append(counted, v)
+		}
+	}
+	g := judge.Gate(counted, orig.Violations)
 	return editloop.RenderOutput{Slides: cur.Slides, Violations: len(cur.Violations), GatePassed: g.Passed,
-		NewViolations: g.New, Images: cur.Images}, nil
+		NewViolations: g.New, Images: cur.Images, Rendered: cur.IDs, Current: cur.Violations, Origin: orig.Violations}, nil
 }
 
 // Rendered is what RenderSlides measured: the violations, a PNG per slide
@@ -419,6 +434,8 @@ type Rendered struct {
 	Violations []render.Violation
 	Images     []editloop.SlideImage
 	Slides     int
+	// IDs are the slides rendered, in deck order.
+	IDs []string
 }
 
 // RenderSlides renders the slides ids of snapshot ref (nil: every slide;
@@ -456,6 +473,9 @@ func (s *Steps) RenderSlides(ctx context.Context, ref string, ids []string, imag
 		idx = idx[n:]
 		out.Violations = append(out.Violations, res.Violations...)
 		out.Slides += len(res.Slides)
+		for _, sl := range res.Slides {
+			out.IDs = append(out.IDs, sl.SlideID)
+		}
 		for _, sl := range res.Slides {
 			if len(sl.PNG) == 0 {
 				continue
@@ -550,6 +570,105 @@ func (s *Steps) Judge(ctx context.Context, in editloop.JudgeInput) (editloop.Jud
 		out.VQ = &vq
 	}
 	return out, nil
+}
+
+// Critique runs the critic's turn (critic.Critic.Turn, the judge's model):
+// the scheduled checks of the slides the iteration changed (from JsonDiff
+// of its start against its end), the render's geometry, and the ledger
+// updated. Renders of the changed slides go to visual checks. Without a
+// judge model only the geometric checks run (a problem says so).
+func (s *Steps) Critique(ctx context.Context, in editloop.CritiqueInput) (editloop.CritiqueOutput, error) {
+	out := editloop.CritiqueOutput{Ledger: in.Ledger}
+	start, err := s.deck(ctx, in.StartRef)
+	if err != nil {
+		return out, err
+	}
+	cur, err := s.deck(ctx, in.DeckRef)
+	if err != nil {
+		return out, err
+	}
+	var text []byte
+	if in.DiffTextRef != "" {
+		if text, err = s.Store.Get(ctx, in.DiffTextRef); err != nil {
+			return out, fmt.Errorf("diff text %s: %w", in.DiffTextRef, err)
+		}
+	}
+	var imgs []judge.Image
+	for _, im := range in.Images {
+		png, err := s.Store.Get(ctx, im.Ref)
+		if err != nil {
+			return out, fmt.Errorf("slide image %s: %w", im.Ref, err)
+		}
+		imgs = append(imgs, judge.Image{SlideID: im.SlideID, PNG: png})
+	}
+	c := &critic.Critic{LLM: s.LLM}
+	rep, err := c.Turn(ctx, &out.Ledger, critic.TurnInput{Turn: in.Turn, Instruction: in.Instruction, Diff: string(text),
+		Slides: criticSlides(cur), Edits: critic.EditsOf(diff.Compute(start, cur)), Rendered: in.Rendered,
+		Violations: in.Violations, Baseline: in.Baseline, Images: imgs})
+	out.Report = rep
+	if err != nil {
+		return editloop.CritiqueOutput{Ledger: in.Ledger, Report: rep}, err
+	}
+	return out, nil
+}
+
+// Waive asks the critic about each violation (critic.Critic.Waive): the
+// nodes the edit touched are those whose content differs between the
+// baseline and the deck (or are new).
+func (s *Steps) Waive(ctx context.Context, in editloop.WaiveInput) (editloop.WaiveOutput, error) {
+	out := editloop.WaiveOutput{Ledger: in.Ledger}
+	base, err := s.deck(ctx, in.BaselineRef)
+	if err != nil {
+		return out, err
+	}
+	cur, err := s.deck(ctx, in.DeckRef)
+	if err != nil {
+		return out, err
+	}
+	touched := touchedNodes(base, cur)
+	c := &critic.Critic{LLM: s.LLM}
+	for _, v := range in.Violations {
+		d, err := c.Waive(ctx, &out.Ledger, critic.WaiverInput{Instruction: in.Instruction, Violation: v, Touched: touched})
+		out.Decisions = append(out.Decisions, d)
+		if err != nil {
+			if ctx.Err() != nil {
+				return editloop.WaiveOutput{Ledger: in.Ledger, Decisions: out.Decisions}, err
+			}
+			// The critic's model failed: refused, as an unusable answer is.
+			out.Decisions[len(out.Decisions)-1].Refusal = "the critic could not be asked: " + err.Error()
+		}
+	}
+	return out, nil
+}
+
+// criticSlides are a deck's slides as the critic names them: id and title
+// (the slide's name).
+func criticSlides(d *scenegraph.Deck) []critic.Slide {
+	out := make([]critic.Slide, len(d.Slides))
+	for i, sl := range d.Slides {
+		out[i] = critic.Slide{ID: sl.ID, Title: sl.Name}
+	}
+	return out
+}
+
+// touchedNodes are the ids of cur's nodes that are new or whose content
+// differs from base's node of the same id (a changed node's ancestors
+// included), in deck order.
+func touchedNodes(base, cur *scenegraph.Deck) []string {
+	before := map[string]string{}
+	for _, sl := range base.Slides {
+		sl.Walk(func(n, _ *scenegraph.Node, _ int) bool { before[n.ID] = scenegraph.NodeDigest(n); return true })
+	}
+	var out []string
+	for _, sl := range cur.Slides {
+		sl.Walk(func(n, _ *scenegraph.Node, _ int) bool {
+			if d, ok := before[n.ID]; !ok || d != scenegraph.NodeDigest(n) {
+				out = append(out, n.ID)
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // Check evaluates the recipe's expectations on the kept snapshot.

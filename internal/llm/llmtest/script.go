@@ -53,6 +53,11 @@ type Step struct {
 	// Note is free text for the script's reader.
 	Note string `json:"note,omitempty" yaml:"note,omitempty"`
 
+	// PassChecks answers a critic group call (internal/critic) with a
+	// "pass" for every check it asks, whatever they are: with Forever and
+	// WhenLast "CHECKS (group", a script answers the critic's turns
+	// without knowing the scheduler's picks.
+	PassChecks bool `json:"pass_checks,omitempty" yaml:"pass_checks,omitempty"`
 	// Text is the assistant message content.
 	Text string `json:"text,omitempty" yaml:"text,omitempty"`
 	// ToolCalls are function calls in the assistant message.

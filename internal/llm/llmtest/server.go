@@ -196,6 +196,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 		_, _ = io.WriteString(w, st.RawBody)
 		return
 	}
+	if st.PassChecks {
+		st.Text = passAll(chat)
+	}
 	_ = json.NewEncoder(w).Encode(completion(rec.N, chat.Model, st))
 }
 
@@ -273,4 +276,29 @@ func (s *Server) models(w http.ResponseWriter) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": list.Models})
+}
+
+// passAll answers a critic group call with a pass for each check the
+// request's last message lists ("- <id>: <text>" lines under CHECKS, up to
+// EXAMINE), as internal/critic asks them.
+func passAll(chat openai.ChatCompletionRequest) string {
+	last := ""
+	if n := len(chat.Messages); n > 0 {
+		last = chat.Messages[n-1].Content
+	}
+	var results []map[string]string
+	in := false
+	for _, line := range strings.Split(last, "\n") {
+		switch {
+		case strings.HasPrefix(line, "CHECKS"):
+			in = true
+		case strings.HasPrefix(line, "EXAMINE"):
+			in = false
+		case in && strings.HasPrefix(line, "- "):
+			id, _, _ := strings.Cut(strings.TrimPrefix(line, "- "), ":")
+			results = append(results, map[string]string{"check": strings.TrimSpace(id), "verdict": "pass"})
+		}
+	}
+	b, _ := json.Marshal(map[string]any{"results": results})
+	return string(b)
 }

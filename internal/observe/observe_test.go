@@ -1,0 +1,76 @@
+package observe_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acecanvas/ace/internal/deckio"
+	"github.com/acecanvas/ace/internal/observe"
+	"github.com/acecanvas/ace/internal/render"
+	"github.com/acecanvas/ace/internal/route"
+	"github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/shareddecks"
+)
+
+// A step that lengthens the first text of every slide of career-tips (37
+// slides, a rebrand-sized change) gets an observation that counts every
+// violation, describes at most MaxListed, lists anchors of at most
+// MaxAnchorSlides slides, and stays within 1,500 tokens (o200k).
+func TestObservationIsBounded(t *testing.T) {
+	base, blobs, err := deckio.Load(shareddecks.PPTXFile(t, "career-tips.pptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur := base.Clone()
+	for _, s := range cur.Slides {
+		s.Walk(func(n, _ *scenegraph.Node, _ int) bool {
+			if n.Characters != "" {
+				n.Characters += " and a good deal more text than this box was ever meant to hold, twice over"
+				return false
+			}
+			return true
+		})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	pool, err := render.NewPool(ctx, render.Options{Size: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	now, err := pool.Render(ctx, cur, blobs, render.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := pool.Render(ctx, base, blobs, render.Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := observe.Build(observe.Input{Baseline: base, Prev: base, Cur: cur, Current: now, Base: before})
+	tok, err := route.CountTokens(o.Text, "o200k_base")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d slides changed, %d new and %d resolved violations, observation %d bytes, %d tokens", len(o.Slides), len(o.New), len(o.Resolved), len(o.Text), tok)
+	if len(o.Slides) != len(base.Slides) || len(o.New) <= observe.MaxListed || o.Passed {
+		t.Fatalf("want every slide measured and more new violations than are listed: %d slides, %d new", len(o.Slides), len(o.New))
+	}
+	if tok > 1500 {
+		t.Fatalf("the observation is %d tokens, over 1,500:\n%s", tok, o.Text)
+	}
+	if n := strings.Count(o.Text, "Main elements on slide"); n != observe.MaxAnchorSlides {
+		t.Errorf("anchors listed for %d slides, want %d", n, observe.MaxAnchorSlides)
+	}
+	if !strings.Contains(o.Text, "more (counted above)") || !strings.Contains(o.Text, "more changed slides not listed") {
+		t.Errorf("the cut is not said:\n%s", o.Text)
+	}
+	if o.DeltaViol != o.Now-o.Before || o.Now <= o.Before {
+		t.Errorf("Delta viol %d, %d before, %d now", o.DeltaViol, o.Before, o.Now)
+	}
+	// Deterministic: the same input gives the same text.
+	if again := observe.Build(observe.Input{Baseline: base, Prev: base, Cur: cur, Current: now, Base: before}); again.Text != o.Text {
+		t.Fatal("two builds of one observation differ")
+	}
+}
