@@ -1,0 +1,133 @@
+package agent_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/acecanvas/ace/internal/agent"
+	"github.com/acecanvas/ace/internal/diff"
+	"github.com/acecanvas/ace/internal/formats/pptx"
+	"github.com/acecanvas/ace/internal/judge"
+	"github.com/acecanvas/ace/internal/route"
+	"github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/shareddecks"
+)
+
+// promptTokens counts what one chat request sends, in o200k tokens: every
+// message's text (and text parts) plus the tool list as the JSON the
+// request carries. It is the figure issue 17 item 10 is about; a
+// provider adds a few framing tokens per message on top.
+func promptTokens(t *testing.T, req openai.ChatCompletionRequest) (msgs, toolList int) {
+	t.Helper()
+	var b strings.Builder
+	for _, m := range req.Messages {
+		b.WriteString(m.Content)
+		for _, p := range m.MultiContent {
+			b.WriteString(p.Text)
+		}
+		for _, tc := range m.ToolCalls {
+			b.WriteString(tc.Function.Name + tc.Function.Arguments)
+		}
+		b.WriteString("\n")
+	}
+	var err error
+	if msgs, err = route.CountTokens(b.String(), route.O200K); err != nil {
+		t.Fatal(err)
+	}
+	if len(req.Tools) > 0 {
+		js, err := json.Marshal(req.Tools)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if toolList, err = route.CountTokens(string(js), route.O200K); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return msgs, toolList
+}
+
+// Prompt tokens on unchanged main (e7a1ff9), measured by this test before
+// any cut: agent first call = messages + tool schemas, judge = IF request.
+const (
+	mainAgentTokens = 23906
+	mainJudgeTokens = 25072
+)
+
+// TestPromptTokensOneSlideEditOnCareerTips measures the agent's first
+// request and the judge's request for a one-slide edit of the real deck
+// career-tips.pptx, routed by the heuristic router, over real HTTP.
+func TestPromptTokensOneSlideEditOnCareerTips(t *testing.T) {
+	data, err := os.ReadFile(shareddecks.PPTXFile(t, "career-tips.pptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := pptx.Import(data, "career-tips.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const instruction = "Make the title on slide 3 bold."
+	dec := route.Heuristic(instruction, d)
+	if dec.Mode != route.Micro || len(dec.TargetSlides) != 1 || dec.TargetSlides[0] != 2 {
+		t.Fatalf("route %+v: want MICRO on slide 3", dec)
+	}
+	text, err := route.Context(d, dec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	title := firstText(d.Slides[2])
+	if title == nil {
+		t.Fatal("slide 3 has no text node")
+	}
+	a, srv := newAgent(t, fmt.Sprintf(`
+steps:
+  - model: agent-m
+    tool_calls: [{name: set_text_font, arguments: {nodeId: %q, fontWeight: 700}}]
+  - model: judge-m
+    text: '{"instruction_following_score": 5, "instruction_following_reason": "The title of slide 3 is bold."}'
+`, title.ID))
+	ses := agent.NewSession(agent.Input{Deck: d, Mode: string(dec.Mode), Context: text, Instruction: instruction})
+	round, _, err := a.Turn(context.Background(), ses, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rr := agent.ApplyRound(a.Tools, d, nil, d, round)
+	if len(rr.Errors) > 0 || !rr.Changed {
+		t.Fatalf("the edit did not apply: %+v", rr.Errors)
+	}
+	dt := diff.Compute(d, rr.Deck).Text(d)
+	j := &judge.Judge{LLM: a.LLM}
+	if _, err := j.IF(context.Background(), judge.IFInput{Instruction: instruction, Diff: dt}); err != nil {
+		t.Fatal(err)
+	}
+	agentReq := srv.RequestsFor("agent-m")[0].Chat
+	judgeReq := srv.RequestsFor("judge-m")[0].Chat
+	am, at := promptTokens(t, agentReq)
+	jm, _ := promptTokens(t, judgeReq)
+	t.Logf("career-tips, %q, %s context: agent first call %d tokens (messages %d + %d tool schemas %d); judge %d tokens (o200k)",
+		instruction, dec.Mode, am+at, am, len(agentReq.Tools), at, jm)
+	if mainAgentTokens > 0 && am+at > mainAgentTokens {
+		t.Errorf("agent first call %d tokens, more than main's %d", am+at, mainAgentTokens)
+	}
+	if mainJudgeTokens > 0 && jm > mainJudgeTokens {
+		t.Errorf("judge call %d tokens, more than main's %d", jm, mainJudgeTokens)
+	}
+}
+
+// firstText is the first TEXT node with characters under n, in document
+// order (a slide's title in the real decks).
+func firstText(n *scenegraph.Node) *scenegraph.Node {
+	var out *scenegraph.Node
+	n.Walk(func(k, _ *scenegraph.Node, _ int) bool {
+		if out == nil && k.Type == scenegraph.TypeText && strings.TrimSpace(k.Characters) != "" {
+			out = k
+		}
+		return out == nil
+	})
+	return out
+}
