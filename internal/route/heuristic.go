@@ -27,7 +27,8 @@ var (
 		`|\b(?:all|every|each)\s+(?:slide\s+)?(?:titles?|headings?|headers?|footers?|images?|pictures?|photos?|tables?|charts?|text|bullets?|content\s+slides?)\b` +
 		`|\bslide\s+numbers?\b|\bpage\s+numbers?\b|\bfooters?\b|\bspeaker\s+notes\b[^.;]{0,30}\b(?:all|every|each)\b|\b(?:all|every|each)\b[^.;]{0,30}\bspeaker\s+notes\b` +
 		`|\bstandardi[sz]e\b|\bunify\b|\bharmoni[sz]e\b|\bconsistent\b|\bsame\s+(?:font|style|header|format|size)\b|\btransitions?\b[^.;]{0,25}\b(?:every|all|each)\b|\b(?:every|all|each)\b[^.;]{0,25}\btransitions?\b` +
-		`|\balt[\s-]?text\b[^.;]{0,30}\b(?:all|every|each)\b|\b(?:all|every|each)\b[^.;]{0,30}\balt[\s-]?text\b|\bno\s+text\b|\blink\s+each\b`)
+		`|\balt[\s-]?text\b[^.;]{0,30}\b(?:all|every|each)\b|\b(?:all|every|each)\b[^.;]{0,30}\balt[\s-]?text\b|\bno\s+text\b|\blink\s+each\b` +
+		`|\baspect\s+ratio\b|\bslide\s+size\b|\bwidescreen\b|\b(?:16\s*:\s*(?:9|10)|4\s*:\s*3)\b`)
 	// (iv) structural changes of the slide sequence.
 	bankStructural = regexp.MustCompile(`\bwrong\s+order\b|\bre-?order\b|\brearrange\s+(?:the\s+)?slides\b|\b(?:fix|change)\s+(?:the\s+)?(?:slide\s+)?order\b|\bsort\s+(?:the\s+)?slides\b` +
 		`|\bactual\s+order\b|\bmerge\s+(?:the\s+)?slides\b|\bmerge\s+slides?\s+\d|\bcombine\s+(?:the\s+)?slides\b|\bconsolidate\b|\bsplit\s+(?:this\s+|the\s+)?slides?\b` +

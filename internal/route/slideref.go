@@ -57,6 +57,23 @@ var (
 	reQuoted     = regexp.MustCompile(`["“”']([^"“”']{3,80})["“”']`)
 )
 
+// reUnitAfter matches a unit or ratio right after a number: "19 pt",
+// "45 degrees", "50%", "16:9", "4/3", "2x", "0.5in", "2 cm". Such a number
+// is a measure, never a slide ("set the title on slide 18 to 19 pt" names
+// slide 18 only). "in" and "x" count only when glued to the number ("0.5in",
+// "2x") or when "x" is followed by a number ("16 x 9"), so "slide 3 in
+// blue" still names slide 3.
+var reUnitAfter = regexp.MustCompile(`^(?:\s*(?:pts?|points?|px|pixels?|percent|degrees?|deg|cm|mm|inch(?:es)?|em|emu|times|fold)\b|\s*[%°]|\s*[:/]\s*\d|in\b|x\b|\s*[x×]\s*\d|\.\d)`)
+
+// unitAt reports whether the number ending at s[i] is followed by a unit
+// or ratio (see reUnitAfter), or preceded by a ratio sign ("16:9"'s 9).
+func unitAt(s string, start, end int) bool {
+	if end <= len(s) && reUnitAfter.MatchString(s[end:]) {
+		return true
+	}
+	return start > 0 && (s[start-1] == ':' || s[start-1] == '/')
+}
+
 // decimalAt reports a decimal point or thousands separator followed by a
 // digit at s[i:] ("3.2", "1,000").
 func decimalAt(s string, i int) bool {
@@ -122,20 +139,24 @@ func extractRefs(lower string, d *scenegraph.Deck) refs {
 		a, b := parseNum(lower[m[2]:m[3]]), parseNum(lower[m[4]:m[5]])
 		// "slide 10 to 3.2 million" is a value, not a range: a range
 		// ascends and its end is not a decimal.
-		if a >= b || decimalAt(lower, m[5]) {
+		if a >= b || decimalAt(lower, m[5]) || unitAt(lower, m[4], m[5]) {
 			continue
 		}
 		addRange(a, b)
 		masked = masked[:m[0]] + strings.Repeat(" ", m[1]-m[0]) + masked[m[1]:]
 	}
-	for _, m := range reList.FindAllStringSubmatch(masked, -1) {
-		for _, tok := range reNumToken.FindAllString(m[1], -1) {
-			add(parseNum(tok))
+	for _, m := range reList.FindAllStringSubmatchIndex(masked, -1) {
+		for _, tm := range reNumToken.FindAllStringIndex(masked[m[2]:m[3]], -1) {
+			a, b := m[2]+tm[0], m[2]+tm[1]
+			if unitAt(masked, a, b) {
+				continue
+			}
+			add(parseNum(masked[a:b]))
 		}
 	}
 	if strings.Contains(lower, "slide") {
 		for _, m := range reBareRange.FindAllStringSubmatchIndex(masked, -1) {
-			if a, b := parseNum(masked[m[2]:m[3]]), parseNum(masked[m[4]:m[5]]); a < b && !decimalAt(masked, m[5]) {
+			if a, b := parseNum(masked[m[2]:m[3]]), parseNum(masked[m[4]:m[5]]); a < b && !decimalAt(masked, m[5]) && !unitAt(masked, m[4], m[5]) {
 				addRange(a, b)
 			}
 		}

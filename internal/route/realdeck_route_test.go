@@ -1,0 +1,123 @@
+package route
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/acecanvas/ace/internal/formats/pptx"
+	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/llm/llmtest"
+	"github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/shareddecks"
+)
+
+// routeCase is one instruction on a real deck with the mode and the
+// 1-based target slides the heuristic router must give.
+type routeCase struct {
+	deck  string // file name under decks/pptx, or "py:" + a python-pptx file
+	instr string
+	mode  Mode
+	want  []int // 1-based; nil = no particular slide
+}
+
+func loadRealDeck(t *testing.T, name string) *scenegraph.Deck {
+	t.Helper()
+	var path string
+	if rest, ok := cutPrefix(name, "py:"); ok {
+		path = shareddecks.PythonPPTX(t, rest)[0]
+	} else {
+		path = shareddecks.PPTXFile(t, name)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := pptx.Import(data, filepath.Base(path))
+	if err != nil {
+		t.Fatalf("import %s: %v", path, err)
+	}
+	return d
+}
+
+func cutPrefix(s, p string) (string, bool) {
+	if len(s) >= len(p) && s[:len(p)] == p {
+		return s[len(p):], true
+	}
+	return s, false
+}
+
+func runRouteCases(t *testing.T, cases []routeCase) {
+	t.Helper()
+	decks := map[string]*scenegraph.Deck{}
+	for _, c := range cases {
+		d := decks[c.deck]
+		if d == nil {
+			d = loadRealDeck(t, c.deck)
+			decks[c.deck] = d
+		}
+		dec := Heuristic(c.instr, d)
+		if dec.Mode != c.mode || !slices.Equal(dec.OneBased(), c.want) && !(len(c.want) == 0 && len(dec.TargetSlides) == 0) {
+			t.Errorf("%s: %q\n  got  %s %v (%s)\n  want %s %v", c.deck, c.instr, dec.Mode, dec.OneBased(), dec.Reason, c.mode, c.want)
+		}
+	}
+}
+
+// Numbers that carry a unit or form a ratio are measures, not slides
+// (issue 17, item 2): "19 pt", "45 degrees", "16:9", "2x".
+func TestRealDeckRoutingIgnoresUnitsAndRatios(t *testing.T) {
+	runRouteCases(t, []routeCase{
+		{"career-tips.pptx", "set the title font size on slide 18 to 19 pt", Micro, []int{18}},
+		{"career-tips.pptx", "Set the title font size on slide 18 to 19pt", Micro, []int{18}},
+		{"career-tips.pptx", "Rotate the picture on slide 10 to 45 degrees", Micro, []int{10}},
+		{"career-tips.pptx", "Rotate the picture on slide 10 to 45°", Micro, []int{10}},
+		{"career-tips.pptx", "Zoom the photo on slide 3 to 4x", Micro, []int{3}},
+		{"career-tips.pptx", "Set the line spacing on slide 2 to 12 px", Micro, []int{2}},
+		{"career-tips.pptx", "Set the left margin of the text box on slide 9 to 20 mm", Micro, []int{9}},
+		{"career-tips.pptx", "Change the table on slide 13 to 30% narrower", Micro, []int{13}},
+		{"career-tips.pptx", "Make the slides 16:9 widescreen", Macro, nil},
+		{"career-tips.pptx", "Change the deck's aspect ratio to 4:3", Macro, nil},
+		{"table-report.pptx", "Make the text on slides 4 and 6 14 pt", Micro, []int{4, 6}},
+		{"table-report.pptx", "Move the table on slide 4 to 0.5in from the left edge", Micro, []int{4}},
+		// still references: a bare number, a range, "in" as a word
+		{"career-tips.pptx", "Put the quote of slide 5 in italics", Micro, []int{5}},
+		{"career-tips.pptx", "Bold the titles on slides 20 to 22", Micro, []int{20, 21, 22}},
+		{"career-tips.pptx", "Make the logo on slide 6 2x larger", Micro, []int{6}},
+	})
+}
+
+// The LLM router over real HTTP: the heuristic's explicit references are
+// added to the model's targets, so a unit read as a slide ("19 pt") would
+// have put slide 19 back after a correct model answer.
+func TestLLMRouteKeepsUnitsOutOfTargets(t *testing.T) {
+	script, err := llmtest.ParseScript([]byte(`
+name: units
+steps:
+  - model: router-model
+    text: '{"mode": "MICRO_SPATIAL", "target_slides": [18], "reason": "the title of slide 18"}'
+`), "units")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer(t, script)
+	cfg := srv.Config("agent-model", "judge-model")
+	cfg.RouterModel = "router-model"
+	client, err := llm.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := loadRealDeck(t, "career-tips.pptx")
+	instr := "set the title font size on slide 18 to 19 pt"
+	dec := Route(context.Background(), instr, d, &llm.Classifier{Client: client})
+	if dec.Mode != Micro || !slices.Equal(dec.OneBased(), []int{18}) || dec.Source != "llm" {
+		t.Fatalf("decision %+v, want MICRO_SPATIAL on slide 18 only", dec)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 || !strings.Contains(reqs[0].Chat.Messages[1].Content, "Instruction: "+instr) ||
+		!strings.Contains(reqs[0].Chat.Messages[1].Content, "Presentation: 37 slide(s)") {
+		t.Fatalf("router request: %+v", reqs)
+	}
+}
