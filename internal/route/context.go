@@ -16,7 +16,7 @@ import (
 // SerializerVersion changes whenever a serializer's output changes, so
 // cached contexts from an older build are never served (cache keys carry
 // it).
-const SerializerVersion = "care-ctx-3"
+const SerializerVersion = "care-ctx-4"
 
 // Context serializes the slice of the deck a decision routes to, as compact
 // JSON. What each mode carries is exactly ACE Table 21:

@@ -35,13 +35,18 @@ MICRO_SPATIAL - the instruction names specific slides (by number, position or co
 MACRO_PROGRAMMATIC - one operation over many or all slides, or a change to the deck's structure: translate or proofread everything, find and replace, change a font everywhere, bold every title, add footers or slide numbers, delete, merge, split, duplicate or reorder slides, make an agenda match the slides. Any reordering of slides is MACRO_PROGRAMMATIC.
 SYSTEMIC_TOKEN - a design-system change across the deck: colour scheme, theme, palette, dark or light mode, brand or accent colours everywhere.
 
+Each slide line of the summary gives its number, title and what it holds after "|": tables (rows x columns), charts (type), pictures (alt text when there is one), SmartArt, equations, and "notes" when it has speaker notes. Resolve references by content from these: "the first table" is the lowest-numbered slide with a table; "the chart slide" is the slide with a chart.
+
 Target slides are 1-based. List every slide the instruction mentions, both the slides to change and the slides it uses as a source or example ("like slide 3", "from slide 1"): "Apply the layout of slide 1 to slides 2 through 5" -> [1, 2, 3, 4, 5]. Use [] when the edit concerns the whole deck.
 
 Answer with only this JSON object:
 {"mode": "MICRO_SPATIAL" | "MACRO_PROGRAMMATIC" | "SYSTEMIC_TOKEN", "target_slides": [1, 5], "reason": "<one sentence>"}`
 
 // UserPrompt is the router's user message: the instruction and the
-// presentation summary (slide count and each slide's name and title).
+// presentation summary, one line per slide with its name, title and what it
+// holds (SlideSummary.String: tables with their size, charts with their
+// type, pictures, SmartArt, equations, notes), so references by content
+// route without the scene graph.
 func UserPrompt(instruction string, d *scenegraph.Deck) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Instruction: %s\n\nPresentation: %d slide(s)\n", instruction, len(d.Slides))
@@ -49,16 +54,8 @@ func UserPrompt(instruction string, d *scenegraph.Deck) string {
 		if s == nil {
 			continue
 		}
-		title := strings.Join(strings.Fields(slideTitle(s)), " ")
-		if len([]rune(title)) > 80 {
-			title = string([]rune(title)[:79]) + "…"
-		}
-		name := s.Name
-		if name == "" || name == title {
-			fmt.Fprintf(&b, "%d. %s\n", i+1, title)
-		} else {
-			fmt.Fprintf(&b, "%d. %s: %s\n", i+1, name, title)
-		}
+		b.WriteString(Summarize(s, i).String())
+		b.WriteByte('\n')
 		if i == 499 && len(d.Slides) > 500 {
 			fmt.Fprintf(&b, "... %d more slides\n", len(d.Slides)-500)
 			break

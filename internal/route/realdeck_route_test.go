@@ -121,3 +121,72 @@ steps:
 		t.Fatalf("router request: %+v", reqs)
 	}
 }
+
+// References by content kind resolve against the slide summaries (issue 17,
+// item 1). The six real decks hold tables and pictures but no chart; the
+// python-pptx files hold charts of every type.
+func TestRealDeckRoutingByContentKind(t *testing.T) {
+	runRouteCases(t, []routeCase{
+		{"blockchain-pitch.pptx", "Make the first table in the deck easier to read", Micro, []int{6}},
+		{"blockchain-pitch.pptx", "Bold the header row of the slide with the first table", Micro, []int{6}},
+		{"blockchain-pitch.pptx", "Add a total row to the last table", Micro, []int{9}},
+		{"blockchain-pitch.pptx", "Add a column to the second table", Micro, []int{8}},
+		{"career-tips.pptx", "Shade every other row of the first table", Micro, []int{13}},
+		{"table-report.pptx", "Widen the first column of the second table", Micro, []int{7}},
+		{"Iphone16Pro.pptx", "Put a thin border around the photo of the camera", Micro, []int{4}},
+		{"Iphone16Pro.pptx", "Crop the slide with the photo of the battery to a square", Micro, []int{6}},
+		{"default_template.pptx", "Move the picture of the Lingaraj temple to the left", Micro, []int{9}},
+		{"default_template.pptx", "Add a caption under the photo of the Mukteswara temple", Micro, []int{8}},
+		{"py:ph-populated-placeholders.pptx", "Give the slide with the chart a title", Micro, []int{4}},
+		{"py:ph-populated-placeholders.pptx", "Recolour the chart slide in our brand blue", Micro, []int{4}},
+		{"py:ph-populated-placeholders.pptx", "Add a header row to the table slide", Micro, []int{3}},
+		{"py:cht-series.pptx", "Add data labels to the doughnut chart", Micro, []int{10}},
+		{"py:cht-series.pptx", "Add data labels to the slide with the doughnut chart", Micro, []int{10}},
+		{"py:cht-replace-data.pptx", "Change the first pie chart to a bar chart", Micro, []int{5}},
+		{"py:cht-series.pptx", "Give the last area chart a legend", Micro, []int{9}},
+		{"py:sld-notes.pptx", "Shorten the speaker notes on the slide with notes", Micro, []int{1}},
+	})
+}
+
+// The router prompt carries each slide's content summary, so a model can
+// resolve "the first table" (issue 17, item 1): a scripted model over real
+// HTTP receives it and its answer is adopted.
+func TestLLMRouterSeesSlideContents(t *testing.T) {
+	script, err := llmtest.ParseScript([]byte(`
+name: kinds
+steps:
+  - model: router-model
+    text: '{"mode": "MICRO_SPATIAL", "target_slides": [4], "reason": "slide 4 holds the only chart"}'
+`), "kinds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer(t, script)
+	cfg := srv.Config("agent-model", "judge-model")
+	cfg.RouterModel = "router-model"
+	client, err := llm.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := loadRealDeck(t, "py:ph-populated-placeholders.pptx")
+	dec := Route(context.Background(), "Turn the chart into a doughnut", d, &llm.Classifier{Client: client})
+	if dec.Mode != Micro || !slices.Equal(dec.OneBased(), []int{4}) {
+		t.Fatalf("decision %+v", dec)
+	}
+	user := srv.Requests()[0].Chat.Messages[1].Content
+	for _, want := range []string{"\n1. (no title) | 1 picture (\"monty-truth.png\")\n", "\n3. (no title) | table 3x2\n", "\n4. (no title) | chart pie\n", "\n5. Title Text\n"} {
+		if !strings.Contains(user, want) {
+			t.Errorf("router prompt lacks %q:\n%s", want, user)
+		}
+	}
+	d = loadRealDeck(t, "blockchain-pitch.pptx")
+	up := UserPrompt("x", d)
+	for _, want := range []string{"\n6. Write the problem here and elaborate on it. | table 3x2", "\n9. Cost Structure and Revenue Stream | table 7x5"} {
+		if !strings.Contains(up, want) {
+			t.Errorf("router prompt lacks %q:\n%s", want, up)
+		}
+	}
+	if n := strings.Count(UserPrompt("x", loadRealDeck(t, "py:sld-notes.pptx")), "| notes"); n != 1 {
+		t.Errorf("sld-notes.pptx: %d slides marked with notes, want 1", n)
+	}
+}

@@ -209,7 +209,14 @@ func extractRefs(lower string, d *scenegraph.Deck) refs {
 // "the slide with the roadmap" against slide names and titles, and quoted
 // text against the slides that contain it. It returns 1-based numbers, or
 // nil when nothing (or more than a few slides) matched.
+//
+// A reference by content kind ("the first table", "the slide with the
+// chart", "the photo of the temple") is resolved first, against the slide
+// summaries (Summarize).
 func contentRefs(lower string, d *scenegraph.Deck) []int {
+	if hits := kindRefs(lower, Summaries(d)); len(hits) > 0 {
+		return hits
+	}
 	var phrases []string
 	for _, m := range reNamedSlide.FindAllStringSubmatch(lower, -1) {
 		phrases = append(phrases, m[1])
