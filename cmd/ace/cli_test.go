@@ -420,7 +420,7 @@ func TestDeckErrorsNameTheFileOnce(t *testing.T) {
 		"render": func(p string) error {
 			return runRender(context.Background(), io.Discard, p, renderFlags{outDir: filepath.Join(dir, "r"), scale: 1, browsers: 1, timeout: 1e9})
 		},
-		"diff": func(p string) error { return runDiff(io.Discard, p, good, false, false) },
+		"diff": func(p string) error { return runDiff(io.Discard, p, good, false, false, false) },
 		"route": func(p string) error {
 			return runRoute(context.Background(), io.Discard, p, routeFlags{instruction: "x", encoding: "o200k_base"})
 		},

@@ -43,7 +43,7 @@ func TestDiffCommandPrintsTreeAndJSON(t *testing.T) {
 	pa, pb := writeDeck(t, dir, "a.json", a), writeDeck(t, dir, "b.json", b)
 
 	var out bytes.Buffer
-	if err := runDiff(&out, pa, pb, false, false); err != nil {
+	if err := runDiff(&out, pa, pb, false, false, false); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range []string{"JsonDiff: 2 distinct edit(s)", `"A brand new title"`, "# REORDERED", "Original deck (D0) snapshot: 6 slide(s)"} {
@@ -52,7 +52,7 @@ func TestDiffCommandPrintsTreeAndJSON(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if err := runDiff(&out, pa, pb, true, false); err != nil {
+	if err := runDiff(&out, pa, pb, true, false, false); err != nil {
 		t.Fatal(err)
 	}
 	var js struct {
@@ -65,7 +65,7 @@ func TestDiffCommandPrintsTreeAndJSON(t *testing.T) {
 		t.Fatalf("json %v: %s", err, out.String())
 	}
 	var ee *exitError
-	if err := runDiff(&out, filepath.Join(dir, "missing.json"), pb, false, false); !errors.As(err, &ee) || ee.code != exitBadInput {
+	if err := runDiff(&out, filepath.Join(dir, "missing.json"), pb, false, false, false); !errors.As(err, &ee) || ee.code != exitBadInput {
 		t.Fatalf("missing deck: %v", err)
 	}
 }
@@ -113,5 +113,41 @@ func TestRouteCommandReportsDecisionAndTokens(t *testing.T) {
 	var ee *exitError
 	if err := runRoute(context.Background(), &out, p, routeFlags{encoding: "o200k_base"}); !errors.As(err, &ee) || ee.code != exitBadInput {
 		t.Fatalf("missing instruction: %v", err)
+	}
+}
+
+func TestDiffCommandAllKeepsEveryEntry(t *testing.T) {
+	dir := t.TempDir()
+	a, _ := deckgen.Generate(deckgen.Options{Slides: 80, Seed: 9})
+	b := a.Clone()
+	for _, s := range b.Slides { // the same length and lines, so styles stay valid
+		s.Walk(func(n, _ *scenegraph.Node, _ int) bool {
+			n.Characters = strings.ToUpper(n.Characters)
+			return true
+		})
+	}
+	pa, pb := writeDeck(t, dir, "a.json", a), writeDeck(t, dir, "b.json", b)
+	type out struct {
+		Distinct  int               `json:"distinct"`
+		Truncated int               `json:"truncated"`
+		Entries   []json.RawMessage `json:"entries"`
+	}
+	read := func(all bool) out {
+		var buf bytes.Buffer
+		if err := runDiff(&buf, pa, pb, true, false, all); err != nil {
+			t.Fatal(err)
+		}
+		var o out
+		if err := json.Unmarshal(buf.Bytes(), &o); err != nil {
+			t.Fatal(err)
+		}
+		return o
+	}
+	capped, all := read(false), read(true)
+	if capped.Distinct <= 200 || len(capped.Entries) != 200 || capped.Truncated != capped.Distinct-200 {
+		t.Fatalf("default: distinct %d, %d entries, truncated %d; want the 200-entry cap on more than 200 edits", capped.Distinct, len(capped.Entries), capped.Truncated)
+	}
+	if len(all.Entries) != all.Distinct || all.Truncated != 0 || all.Distinct != capped.Distinct {
+		t.Fatalf("--all: distinct %d, %d entries, truncated %d", all.Distinct, len(all.Entries), all.Truncated)
 	}
 }

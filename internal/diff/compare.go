@@ -48,7 +48,7 @@ func show(v any) string {
 		if x == "" {
 			return `""`
 		}
-		return fmt.Sprintf("%q", clip(x, 80))
+		return fmt.Sprintf("%q", clip(x, FullText))
 	case []string:
 		if len(x) == 0 {
 			return "(none)"
@@ -80,7 +80,7 @@ func (w *walker) compare(o, c *scenegraph.Node, parents []string) {
 		m.change("opacity", round2(o.Alpha()), round2(c.Alpha()))
 	}
 	if ro, rc := o.Transform.Rotation(), c.Transform.Rotation(); !sameGeom(ro, rc) {
-		m.change("rotation", round2(ro), round2(rc))
+		m.add("rotation", round2(ro), round2(rc), fmt.Sprintf("rotated %g -> %g degrees (clockwise, about the centre)", round2(ro), round2(rc)), false)
 	}
 	m.bbox()
 	m.paints("fills", o.Fills, c.Fills)
@@ -128,7 +128,7 @@ func (m modifier) slide() {
 		m.change("layout", po.Layout, pc.Layout)
 	}
 	if normText(po.Notes) != normText(pc.Notes) {
-		m.change("notes", po.Notes, pc.Notes)
+		m.add("notes", po.Notes, pc.Notes, "speaker notes: "+textChange(normText(po.Notes), normText(pc.Notes)), false)
 	}
 	if o.Name != c.Name {
 		m.change("name", o.Name, c.Name)
@@ -457,11 +457,46 @@ func (m modifier) chart() {
 	}
 }
 
+// chartSummary names a chart's type, title, categories and each series
+// with its values, so an added or replaced chart shows its data; lists
+// longer than chartItems are cut with a count of the rest.
 func chartSummary(ch *scenegraph.Chart) string {
 	if ch == nil {
 		return ""
 	}
-	return fmt.Sprintf("%s chart, %d categories, %d series", ch.ChartType, len(ch.Categories), len(ch.Series))
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s chart", ch.ChartType)
+	if ch.Stacked {
+		b.WriteString(" (stacked)")
+	}
+	if ch.Title != "" {
+		fmt.Fprintf(&b, " %q", clip(ch.Title, FullText))
+	}
+	fmt.Fprintf(&b, ", %d categories %s", len(ch.Categories), listOf(ch.Categories, func(s string) string { return fmt.Sprintf("%q", clip(s, 40)) }))
+	fmt.Fprintf(&b, ", %d series", len(ch.Series))
+	for i, s := range ch.Series {
+		if i == chartItems {
+			fmt.Fprintf(&b, "; +%d more series", len(ch.Series)-i)
+			break
+		}
+		fmt.Fprintf(&b, "; %q %s", clip(s.Name, 40), listOf(s.Values, func(v float64) string { return fmt.Sprintf("%g", round2(v)) }))
+	}
+	return b.String()
+}
+
+// chartItems bounds the categories, values and series chartSummary lists.
+const chartItems = 12
+
+func listOf[T any](xs []T, f func(T) string) string {
+	var parts []string
+	for i, x := range xs {
+		if i == chartItems {
+			parts = append(parts, fmt.Sprintf("+%d more", len(xs)-i))
+			break
+		}
+		parts = append(parts, f(x))
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }
 
 func seriesNames(ch *scenegraph.Chart) []string {
@@ -552,9 +587,21 @@ func subtreeVisual(n *scenegraph.Node, oix *scenegraph.Index) bool {
 	return found
 }
 
+// localBox is the node's unrotated box in slide-local px: its size
+// placed about the centre of its rotated box (the frame PowerPoint's
+// a:xfrm stores, ECMA-376 §20.1.7.6), so a rotation about the centre
+// changes the rotation entry only and never reads as a move or resize.
+// For an unrotated node it is its axis-aligned box.
 func (w *walker) localBox(ix *scenegraph.Index, n *scenegraph.Node) Box {
-	if ix.Node(n.ID) != n {
-		return boxOf(n.Transform.Bounds(n.Size))
+	t := n.Transform
+	if ix.Node(n.ID) == n {
+		t = ix.AbsoluteTransform(n.ID)
 	}
-	return boxOf(ix.AbsoluteBounds(n.ID))
+	return unrotatedBox(t, n.Size)
+}
+
+// unrotatedBox places a w x h box about the centre of the node under t.
+func unrotatedBox(t scenegraph.Transform, size scenegraph.Vector) Box {
+	c := t.Apply(scenegraph.Vector{X: size.X / 2, Y: size.Y / 2})
+	return boxOf(scenegraph.Rect{X: c.X - size.X/2, Y: c.Y - size.Y/2, Width: size.X, Height: size.Y})
 }

@@ -100,9 +100,16 @@ func (d *Diff) MarshalJSON() ([]byte, error) {
 	return json.Marshal(p)
 }
 
-// Compute returns the JsonDiff of origin -> current. A nil deck counts as
-// an empty one. The result is never nil.
+// Compute returns the JsonDiff of origin -> current with at most
+// MaxEntries entries (the judge's cap). A nil deck counts as an empty one.
+// The result is never nil.
 func Compute(origin, current *scenegraph.Deck) *Diff {
+	return ComputeLimit(origin, current, MaxEntries)
+}
+
+// ComputeLimit is Compute keeping at most limit entries; limit <= 0 keeps
+// every entry (`ace diff --all`).
+func ComputeLimit(origin, current *scenegraph.Deck, limit int) *Diff {
 	if origin == nil {
 		origin = &scenegraph.Deck{}
 	}
@@ -119,9 +126,9 @@ func Compute(origin, current *scenegraph.Deck) *Diff {
 			d.TouchesVisual = true
 		}
 	}
-	if len(entries) > MaxEntries {
-		d.Truncated = len(entries) - MaxEntries
-		entries = entries[:MaxEntries]
+	if limit > 0 && len(entries) > limit {
+		d.Truncated = len(entries) - limit
+		entries = entries[:limit]
 	}
 	d.Entries = entries
 	d.labels = w.labelsFor(entries)

@@ -15,16 +15,37 @@ type NodeSummary struct {
 	Box   *Box     `json:"box,omitempty"`  // slide-local px
 	Fills []string `json:"fills,omitempty"`
 	Nodes int      `json:"nodes,omitempty"` // nodes in the subtree when more than one
+	// Rotation is the clockwise rotation in degrees about the box's
+	// centre (Box is the unrotated box).
+	Rotation float64 `json:"rotation,omitempty"`
+	// Chart is the chart's type, categories and series values; Table its
+	// grid size; Notes a slide's speaker notes.
+	Chart string `json:"chart,omitempty"`
+	Table string `json:"table,omitempty"`
+	Notes string `json:"notes,omitempty"`
 }
 
 func (w *walker) summary(ix *scenegraph.Index, n *scenegraph.Node) NodeSummary {
-	s := NodeSummary{Type: string(n.Type), Name: n.Name, Text: snippet(n, 80), Fills: paintStrings(n.Fills)}
+	s := NodeSummary{Type: string(n.Type), Name: n.Name, Text: snippet(n, FullText), Fills: paintStrings(n.Fills)}
 	if n.Type != scenegraph.TypeSlide {
-		b := boxOf(ix.AbsoluteBounds(n.ID))
-		if ix.Node(n.ID) != n {
-			b = boxOf(n.Transform.Bounds(n.Size))
-		}
+		b := w.localBox(ix, n)
 		s.Box = &b
+		t := n.Transform
+		if ix.Node(n.ID) == n {
+			t = ix.AbsoluteTransform(n.ID)
+		}
+		if r := round2(t.Rotation()); r != 0 {
+			s.Rotation = r
+		}
+	}
+	if n.Chart != nil {
+		s.Chart = chartSummary(n.Chart)
+	}
+	if n.Table != nil {
+		s.Table = fmt.Sprintf("%d rows x %d columns", len(n.Table.Rows), len(n.Table.Columns))
+	}
+	if n.Slide != nil && strings.TrimSpace(n.Slide.Notes) != "" {
+		s.Notes = clip(strings.Join(strings.Fields(normText(n.Slide.Notes)), " "), FullText)
 	}
 	k := 0
 	n.Walk(func(*scenegraph.Node, *scenegraph.Node, int) bool { k++; return true })
@@ -42,10 +63,22 @@ func (w *walker) summaryLine(ix *scenegraph.Index, n *scenegraph.Node) string {
 		fmt.Fprintf(&b, " slide %q", s.Name)
 	}
 	if s.Text != "" {
-		fmt.Fprintf(&b, " %q", clip(s.Text, 60))
+		fmt.Fprintf(&b, " %q", s.Text)
 	}
 	if s.Box != nil {
 		fmt.Fprintf(&b, " at %s", s.Box)
+	}
+	if s.Rotation != 0 {
+		fmt.Fprintf(&b, " rotated %g degrees", s.Rotation)
+	}
+	if s.Chart != "" {
+		b.WriteString(" " + s.Chart)
+	}
+	if s.Table != "" {
+		b.WriteString(" table " + s.Table)
+	}
+	if s.Notes != "" {
+		fmt.Fprintf(&b, " notes %q", s.Notes)
 	}
 	if len(s.Fills) > 0 {
 		fmt.Fprintf(&b, " fill %s", strings.Join(s.Fills, ","))
@@ -165,7 +198,7 @@ func (d *Diff) Text(origin *scenegraph.Deck) string {
 		fmt.Fprintf(&b, "%s%s %s %q [%s]: %s\n", indent, marks[e.Kind], e.NodeType, e.Name, e.NodeID, e.Detail)
 	}
 	if d.Truncated > 0 {
-		fmt.Fprintf(&b, "\n... %d more entries omitted (cap %d)\n", d.Truncated, MaxEntries)
+		fmt.Fprintf(&b, "\n... %d more entries omitted (cap %d)\n", d.Truncated, len(d.Entries))
 	}
 	if origin != nil {
 		b.WriteString("\n")
