@@ -10,8 +10,14 @@ func TestColorModsFollowDrawingML(t *testing.T) {
 	}{
 		{"#FF0000", []ColorMod{{"lumMod", 0.5}}, "#800000"},                  // lightness 0.5 -> 0.25
 		{"#000000", []ColorMod{{"lumMod", 0.5}, {"lumOff", 0.5}}, "#808080"}, // "lighter 50%"
-		{"#FFFFFF", []ColorMod{{"shade", 0.5}}, "#808080"},
-		{"#000000", []ColorMod{{"tint", 0.25}}, "#BFBFBF"},
+		// tint and shade work on linear channels (gamma 2.3): half of
+		// white's light is 0.5^(1/2.3) = 0.74 of its sRGB value.
+		{"#FFFFFF", []ColorMod{{"shade", 0.5}}, "#BDBDBD"},
+		{"#000000", []ColorMod{{"tint", 0.25}}, "#E1E1E1"},
+		{"#C0504D", []ColorMod{{"hue", 120}}, "#4DC04D"},
+		{"#C0504D", []ColorMod{{"comp", 0}}, "#4DBDC0"},
+		{"#C0504D", []ColorMod{{"gray", 0}}, "#686868"},
+		{"#3366CC", []ColorMod{{"alpha", 0.5}, {"alphaMod", 0.5}}, "#3366CC40"},
 		{"#3366CC", []ColorMod{{"alpha", 0.5}}, "#3366CC80"},
 		{"#808080", []ColorMod{{"satMod", 2}}, "#808080"}, // grey has no saturation to scale
 		{"#3366CC", []ColorMod{{"unknown", 9}}, "#3366CC"},

@@ -106,8 +106,11 @@ type ThemeColor struct {
 	Mods []ColorMod `json:"mods,omitempty"`
 }
 
-// ColorMod is one DrawingML colour transform: lumMod, lumOff, tint, shade or
-// alpha, with Val in 0..1 (the XML stores thousandths of a percent).
+// ColorMod is one DrawingML colour transform (ECMA-376 §20.1.2.3; the ops
+// are ColorOps): Op is the element's name, Val its value as a fraction
+// (1 = 100%; the XML stores thousandths of a percent), in degrees for hue
+// and hueOff, unused for comp, inv, gray, gamma and invGamma. Apply gives
+// each op's rule.
 type ColorMod struct {
 	Op  string  `json:"op"`
 	Val float64 `json:"val"`

@@ -1,6 +1,7 @@
 package pptx
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 
@@ -107,8 +108,8 @@ func baseColor(e *xnode) (sg.Color, bool) {
 }
 
 // color resolves a colour element (srgbClr, schemeClr, ...) with its
-// transforms (lumMod, lumOff, tint, shade, alpha, satMod; ECMA-376
-// §20.1.2.3). A schemeClr also yields the theme reference.
+// transforms (every op of ECMA-376 §20.1.2.3; scenegraph.Color.Apply).
+// A schemeClr also yields the theme reference.
 func (cc *colorCtx) color(e *xnode) (paintColor, bool) {
 	if e == nil {
 		return paintColor{}, false
@@ -144,12 +145,10 @@ func (cc *colorCtx) color(e *xnode) (paintColor, bool) {
 		out.c = c
 	}
 	for _, m := range e.elems() {
-		v := pct(m.av("val"))
-		switch m.local {
-		case "lumMod", "lumOff", "tint", "shade", "alpha", "satMod", "satOff":
-		default:
+		if !sg.KnownColorOp(m.local) {
 			continue
 		}
+		v := modVal(m.local, m.av("val"))
 		out.c = applyMod(out.c, m.local, v)
 		if out.theme != nil {
 			out.theme.Mods = append(out.theme.Mods, sg.ColorMod{Op: m.local, Val: v})
@@ -170,6 +169,31 @@ func (cc *colorCtx) colorChild(e *xnode) (paintColor, bool) {
 		}
 	}
 	return paintColor{}, false
+}
+
+// modVal reads a transform's val attribute in scenegraph.ColorMod's unit:
+// degrees for hue and hueOff (ST_PositiveFixedAngle/ST_FixedAngle, 60000ths
+// of a degree), 0 for the ops without a value, else a fraction
+// (ST_Percentage).
+func modVal(op, val string) float64 {
+	switch {
+	case !sg.ColorOpHasValue(op):
+		return 0
+	case sg.ColorOpIsAngle(op):
+		return num(val) / 60000
+	}
+	return pct(val)
+}
+
+// modXML writes a transform back as its element (modVal's inverse).
+func modXML(m sg.ColorMod) string {
+	switch {
+	case !sg.ColorOpHasValue(m.Op):
+		return `<a:` + m.Op + `/>`
+	case sg.ColorOpIsAngle(m.Op):
+		return fmt.Sprintf(`<a:%s val="%d"/>`, m.Op, int(math.Round(m.Val*60000)))
+	}
+	return fmt.Sprintf(`<a:%s val="%d"/>`, m.Op, int(math.Round(m.Val*100000)))
 }
 
 // applyMod applies one DrawingML colour transform (scenegraph.Color.Apply).

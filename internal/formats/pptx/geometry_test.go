@@ -58,8 +58,10 @@ func TestColorTransforms(t *testing.T) {
 		want string
 	}{
 		{"lumMod", 0.75, "#2F5597"}, // PowerPoint's "Accent 1, darker 25%"
-		{"tint", 0.5, "#A2B9E2"},
-		{"shade", 0.5, "#223962"},
+		// LibreOffice's drawing of tint and shade (linear channels; issue 16
+		// item 9 quotes both): ACE once gave #B4C7E7 and #223962.
+		{"tint", 0.4, "#CFD5E9"},
+		{"shade", 0.5, "#325490"},
 		{"alpha", 0.5, "#4472C480"},
 	} {
 		got := applyMod(base, c.op, c.val)

@@ -70,10 +70,10 @@ func (w *writer) colorXML(c sg.Color, tc *sg.ThemeColor, opacity *float64) strin
 			var mods strings.Builder
 			for _, m := range tc.Mods {
 				r = applyMod(r, m.Op, m.Val)
-				if m.Op == "alpha" {
-					continue
+				if m.Op == "alpha" || m.Op == "alphaMod" || m.Op == "alphaOff" {
+					continue // the resolved alpha is written once, below
 				}
-				fmt.Fprintf(&mods, `<a:%s val="%d"/>`, m.Op, int(math.Round(m.Val*100000)))
+				mods.WriteString(modXML(m))
 			}
 			opaque := c
 			opaque.A, r.A = 1, 1
