@@ -62,3 +62,38 @@ func sample(img image.Image, pts []scenegraph.Vector, w, h float64) []scenegraph
 	}
 	return out
 }
+
+// TextBackdropFunc adapts a renderer to tools.Options.TextBackdrop: it
+// renders the slides with the given ids (geometry only) and returns, per
+// text node of the deck on them, Measured.Behind: the colours under its
+// glyphs with every text transparent (contrast.go). Layout and master art
+// is drawn but not returned. Errors: a slide id the deck lacks, or the
+// render's own.
+func TextBackdropFunc(ctx context.Context, r Renderer, assets scenegraph.AssetSource) func(*scenegraph.Deck, []string) (map[string][]scenegraph.Color, error) {
+	return func(d *scenegraph.Deck, slideIDs []string) (map[string][]scenegraph.Color, error) {
+		var idx []int
+		for _, id := range slideIDs {
+			s, i := d.SlideByID(id)
+			if s == nil {
+				return nil, fmt.Errorf("render: deck %q has no slide %q", d.ID, id)
+			}
+			idx = append(idx, i)
+		}
+		out := map[string][]scenegraph.Color{}
+		if len(idx) == 0 {
+			return out, nil
+		}
+		res, err := r.Render(ctx, d, assets, Request{Slides: idx})
+		if err != nil {
+			return nil, err
+		}
+		for _, sr := range res.Slides {
+			for id, m := range sr.Nodes {
+				if len(m.Behind) > 0 && !m.Art {
+					out[id] = m.Behind
+				}
+			}
+		}
+		return out, nil
+	}
+}

@@ -161,13 +161,6 @@ func (b *builder) node(n, parent *scenegraph.Node) {
 		// DrawingML normAutofit: PowerPoint shrinks the text until it fits.
 		attrs += ` data-autofit="1"`
 	}
-	if bg, ok := representativeFill(n.Fills); ok {
-		attrs += fmt.Sprintf(` data-bg="%s"`, bg)
-		if len(shapePaths(n)) > 0 {
-			// the fill is painted by the node's paths, not its box
-			attrs += ` data-geo="1"`
-		}
-	}
 	if n.Type == scenegraph.TypeMath && n.Math != nil {
 		attrs += fmt.Sprintf(` data-latex="%s"`, attr(n.Math.LaTeX))
 	}

@@ -54,33 +54,6 @@ func paintColor(p *scenegraph.Paint) (scenegraph.Color, bool) {
 	return scenegraph.Color{}, false
 }
 
-// representativeFill is the colour the contrast check treats as the node's
-// painted background: the visible fills composited bottom to top, written as
-// "r,g,b,a" in 0..1. Image fills make it unknown (ok false).
-func representativeFill(fills []scenegraph.Paint) (string, bool) {
-	var acc scenegraph.Color
-	any := false
-	for i := range fills {
-		p := &fills[i]
-		if !p.IsVisible() {
-			continue
-		}
-		if p.Type == scenegraph.PaintImage {
-			return "", false
-		}
-		c, ok := paintColor(p)
-		if !ok {
-			continue
-		}
-		acc = over(c, acc)
-		any = true
-	}
-	if !any || acc.A <= 0 {
-		return "", false
-	}
-	return fmt.Sprintf("%s,%s,%s,%s", trimFloat(acc.R), trimFloat(acc.G), trimFloat(acc.B), trimFloat(acc.A)), true
-}
-
 // over composites top over bottom (straight alpha).
 func over(top, bottom scenegraph.Color) scenegraph.Color {
 	a := top.A + bottom.A*(1-top.A)

@@ -376,20 +376,25 @@ type rawRect struct {
 }
 
 type rawNode struct {
-	ID        string       `json:"id"`
-	B         rawRect      `json:"b"`
-	Clip      *rawRect     `json:"clip"`
-	Ink       *rawRect     `json:"ink"`
-	Lines     int          `json:"lines"`
-	OvX       float64      `json:"ovX"`
-	OvY       float64      `json:"ovY"`
-	Text      bool         `json:"text"`
-	MinFont   float64      `json:"minFont"`
-	Bgs       [][4]float64 `json:"bgs"`
-	Runs      []rawRun     `json:"runs"`
-	Img       *rawImg      `json:"img"`
-	MathError bool         `json:"mathError"`
-	FS        float64      `json:"fs"`
+	ID      string   `json:"id"`
+	B       rawRect  `json:"b"`
+	Clip    *rawRect `json:"clip"`
+	Ink     *rawRect `json:"ink"`
+	Lines   int      `json:"lines"`
+	OvX     float64  `json:"ovX"`
+	OvY     float64  `json:"ovY"`
+	Text    bool     `json:"text"`
+	MinFont float64  `json:"minFont"`
+	// Lns are the boxes of the first text lines (slide px), for the
+	// contrast check.
+	Lns []rawRect `json:"lns"`
+	// Behind is filled in Go from the text-less screenshot: the distinct
+	// mean colours of the cells under Lns (contrast.go).
+	Behind    [][3]uint8 `json:"behind,omitempty"`
+	Runs      []rawRun   `json:"runs"`
+	Img       *rawImg    `json:"img"`
+	MathError bool       `json:"mathError"`
+	FS        float64    `json:"fs"`
 }
 
 type rawRun struct {
@@ -426,20 +431,36 @@ func (t *tab) drawSlide(ctx context.Context, markup string, w, h float64, scale 
 			return errors.New("laying out slide: page script returned nothing")
 		}
 		raw = r
-		if scale <= 0 {
+		if scale > 0 {
+			shot, err := cdp.Call(ctx, tg, page.CaptureScreenshot, page.CaptureScreenshotParams{
+				Format:           page.CaptureScreenshotFormatPng,
+				Clip:             &page.Viewport{X: 0, Y: 0, Width: w, Height: h, Scale: scale},
+				OptimizeForSpeed: ptr(true),
+				FromSurface:      ptr(true),
+			})
+			if err != nil {
+				return fmt.Errorf("capturing screenshot: %w", err)
+			}
+			png = shot.Data
+		}
+		if !needsBackdrop(raw) {
 			return nil
+		}
+		// What is painted behind the text, for the contrast check: the
+		// same slide with every text transparent (contrast.go).
+		if _, err := chromedp.Evaluate[bool]("window.__ace.hideText()")(ctx, tg); err != nil {
+			return fmt.Errorf("hiding the text for the backdrop: %w", err)
 		}
 		shot, err := cdp.Call(ctx, tg, page.CaptureScreenshot, page.CaptureScreenshotParams{
 			Format:           page.CaptureScreenshotFormatPng,
-			Clip:             &page.Viewport{X: 0, Y: 0, Width: w, Height: h, Scale: scale},
+			Clip:             &page.Viewport{X: 0, Y: 0, Width: w, Height: h, Scale: BackdropScale},
 			OptimizeForSpeed: ptr(true),
 			FromSurface:      ptr(true),
 		})
 		if err != nil {
-			return fmt.Errorf("capturing screenshot: %w", err)
+			return fmt.Errorf("capturing the backdrop: %w", err)
 		}
-		png = shot.Data
-		return nil
+		return sampleBackdrop(raw, shot.Data, w, h)
 	}))
 	return raw, png, err
 }

@@ -82,12 +82,18 @@ type Measured struct {
 	HasText bool `json:"hasText,omitempty"`
 	// MinFontSize is the smallest rendered font size of its runs, px.
 	MinFontSize float64 `json:"minFontSize,omitempty"`
-	// Contrast is the lowest WCAG contrast ratio of its runs against the
-	// painted background under the middle of each line (up to 12 lines);
-	// 0 when unknown (every line over a picture). ContrastNeed is the ratio
-	// that run needs (4.5 or 3).
+	// Contrast is the lowest WCAG 2.x contrast ratio of its runs against
+	// Behind, the ratio relative to need being the worst; 0 when the node
+	// shows no glyphs. ContrastNeed is the ratio that run needs: 4.5, or 3
+	// for large text (contrast.go).
 	Contrast     float64 `json:"contrast,omitempty"`
 	ContrastNeed float64 `json:"contrastNeed,omitempty"`
+	// Behind are the colours a reader sees behind the text: the distinct
+	// mean colours of cells about one line-height wide along its first 12
+	// lines, read from the slide rendered with every text transparent
+	// (pictures, gradients, table cell fills, layout art included). Not
+	// serialised: geometry.json carries the ratio.
+	Behind []scenegraph.Color `json:"-"`
 	// Art marks a shape of the slide's layout or master (drawn from the
 	// original package, not a node of the deck; see underlay.go).
 	Art bool `json:"art,omitempty"`
@@ -293,21 +299,10 @@ func measuredNodes(raw *rawSlide) map[string]Measured {
 			m.OverflowX, m.OverflowY = roundPx(n.OvX), roundPx(n.OvY)
 			m.Overflow = m.OverflowX > TextOverflowTolerance || m.OverflowY > TextOverflowTolerance
 		}
-		// Worst run against the worst line background: a line over a
-		// different backdrop than the rest still has to be readable.
-		worst := math.Inf(1)
-		for _, b := range n.Bgs {
-			bg := scenegraph.Color{R: b[0], G: b[1], B: b[2], A: 1}
-			for _, r := range n.Runs {
-				fg := over(scenegraph.Color{R: r.C[0], G: r.C[1], B: r.C[2], A: r.C[3]}, bg)
-				ratio := ContrastRatio(fg, bg)
-				need := contrastNeed(r.S, r.W)
-				if ratio/need < worst {
-					worst = ratio / need
-					m.Contrast, m.ContrastNeed = math.Round(ratio*100)/100, need
-				}
-			}
-		}
+		// Worst run against the worst cell under its lines: a line over
+		// a different backdrop than the rest still has to be readable.
+		m.Behind = behindColors(n.Behind)
+		m.Contrast, m.ContrastNeed = worstContrast(n.Runs, m.Behind)
 		if n.Img != nil && n.Img.NW > 0 && n.Img.NH > 0 {
 			m.Image = &scenegraph.Vector{X: n.Img.NW, Y: n.Img.NH}
 			m.ImageFit = n.Img.Fit

@@ -163,8 +163,9 @@ func TestContrastRatioMatchesWCAGExamples(t *testing.T) {
 }
 
 // A picture at opacity 0 hides nothing: white text over it on a white
-// slide is unreadable; over a visible picture contrast is unknown and not
-// flagged.
+// slide is unreadable. Over a visible picture contrast is read from its
+// pixels: white on the picture's red half is 4:1, enough for 24 px text
+// (3:1), so not flagged.
 func TestInvisiblePictureDoesNotHideLowContrast(t *testing.T) {
 	blobs := scenegraph.Blobs{}
 	d := deck()
@@ -180,6 +181,9 @@ func TestInvisiblePictureDoesNotHideLowContrast(t *testing.T) {
 	got := kinds(sr.Violations)[KindLowContrast]
 	if !slices.Equal(got, []string{"overghost"}) {
 		t.Errorf("low_contrast on %v, want [overghost]", got)
+	}
+	if c := sr.Nodes["overshown"].Contrast; !near(c, 4, 0.05) {
+		t.Errorf("white on the picture's red half: contrast %.2f, want 4.0", c)
 	}
 }
 

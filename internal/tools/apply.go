@@ -67,6 +67,15 @@ type Options struct {
 	// fills and boxes of the deck's own nodes. Deterministic for equal
 	// decks, like Measure.
 	Backdrop func(*scenegraph.Deck, map[string][]scenegraph.Vector) (map[string][]scenegraph.Color, error)
+	// TextBackdrop, when set, renders the given slides (by id) of the
+	// working deck and returns, per text-bearing node id on them, the
+	// colours a reader sees behind its glyphs: the slide drawn with every
+	// text transparent, sampled under each line (render.TextBackdropFunc,
+	// render.Measured.Behind). fix_text_contrast judges text and picks its
+	// colour on them; without it the colour comes from the fills of the
+	// deck's own nodes, and text over a picture is left alone.
+	// Deterministic for equal decks, like Measure.
+	TextBackdrop func(*scenegraph.Deck, []string) (map[string][]scenegraph.Color, error)
 }
 
 // BatchError is a failed command: its 0-based position in the batch, the

@@ -6,12 +6,16 @@ import sg "github.com/acecanvas/ace/internal/scenegraph"
 // nodes drawn before stop (all nodes when stop is nil): the topmost visible
 // node whose box contains p and that has a solid or gradient fill, else the
 // slide's own fill, else white. known is false when the topmost thing under
-// p is a picture, whose colour a static look cannot tell (the renderer
-// skips contrast there too).
+// p is a picture (a picture node, an image fill, or a slide whose
+// background is a picture), whose colour a static look cannot tell; the
+// renderer reads it from the pixels (Options.TextBackdrop).
 func (e *Env) paintedBehind(s *sg.Node, p sg.Vector, stop *sg.Node) (c sg.Color, known bool) {
 	c, known = sg.MustHex("#FFFFFF"), true
 	if col, ok := paintColor(s.Fills); ok {
 		c = col
+	}
+	if imagePaint(s) != nil {
+		known = false
 	}
 	ix := e.Index()
 	done := false
@@ -116,4 +120,20 @@ func captionPlate(col sg.Color, bgs []sg.Color) (alpha float64, ok bool) {
 		}
 	}
 	return 1, true
+}
+
+// worstContrastOn is the lowest WCAG 2.x contrast ratio of text colour fg
+// (composited over each background when translucent) against any of bgs;
+// 21 when bgs is empty.
+func worstContrastOn(fg sg.Color, bgs []sg.Color) float64 {
+	w := 21.0
+	for _, bg := range bgs {
+		c := fg
+		if c.A < 1 {
+			a := max(c.A, 0)
+			c = sg.Color{R: c.R*a + bg.R*(1-a), G: c.G*a + bg.G*(1-a), B: c.B*a + bg.B*(1-a), A: 1}
+		}
+		w = min(w, contrast(c, bg))
+	}
+	return w
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"math"
 
 	sg "github.com/acecanvas/ace/internal/scenegraph"
 )
@@ -138,7 +139,7 @@ func contentAccessTools() []Tool {
 				return res, nil
 			}),
 		def(ModuleContent, "fix_text_contrast", false,
-			"Accessibility: find text whose colour contrasts too little with what is behind it (its shape, the nearest filled frame, or the slide background) and switch it to a dark or light colour, whichever reads better. Default target WCAG AA 4.5:1.",
+			"Accessibility: find text whose colour contrasts too little with what is behind it and switch it to the dark or the light colour, whichever reads better on all of it. Behind means what is rendered under the glyphs (photos, gradients, table cell fills, layout art) when a renderer is available, else the text's shape, the shapes under it or the slide background. Default target WCAG AA 4.5:1 for every text size. Where no colour reads on all of it (a busy photo) the text keeps its colour unless the other one reads better, and a warning names it.",
 			func(e *Env, a *contrastArgs) (Result, error) {
 				roots, err := e.scope(a.NodeID)
 				if err != nil {
@@ -156,12 +157,36 @@ func contentAccessTools() []Tool {
 						return Result{}, err
 					}
 				}
-				res := Result{}
+				var texts []*sg.Node
 				for _, r := range roots {
 					r.Walk(func(n, _ *sg.Node, _ int) bool {
-						if !n.Type.CanHoldText() || n.Characters == "" {
-							return true
+						if n.Type.CanHoldText() && n.Characters != "" {
+							texts = append(texts, n)
 						}
+						return true
+					})
+				}
+				// What a reader sees behind each text, from the render
+				// (photos, gradients, cell fills, layout art), when a
+				// renderer is available.
+				var behind map[string][]sg.Color
+				if e.Opts.TextBackdrop != nil && len(texts) > 0 {
+					var slides []string
+					seen := map[string]bool{}
+					for _, n := range texts {
+						if s := e.Index().Slide(n.ID); s != nil && !seen[s.ID] {
+							seen[s.ID] = true
+							slides = append(slides, s.ID)
+						}
+					}
+					if behind, err = e.Opts.TextBackdrop(e.Deck, slides); err != nil {
+						return Result{}, fmt.Errorf("render the slides to see what is behind the text: %w", err)
+					}
+				}
+				res := Result{}
+				for _, n := range texts {
+					bgs := behind[n.ID]
+					if len(bgs) == 0 {
 						bg := e.backgroundOf(n)
 						if !hasOwnFill(n) {
 							// What is painted behind the text, not only its
@@ -171,42 +196,56 @@ func contentAccessTools() []Tool {
 								r := e.Index().AbsoluteBounds(n.ID)
 								c, known := e.paintedBehind(slide, sg.Vector{X: r.X + r.Width/2, Y: r.Y + r.Height/2}, n)
 								if !known {
-									return true // text over a picture
+									continue // text over a picture, and no render to look at it
 								}
 								bg = c
 							}
 						}
-						hit := false
-						check := func(fills []sg.Paint) []sg.Paint {
-							fg, ok := firstSolid(fills)
-							if !ok {
-								fg = sg.MustHex("#000000")
-							}
-							if contrast(fg, bg) >= minR {
-								return fills
-							}
-							pick := dark
-							if contrast(light, bg) > contrast(dark, bg) {
-								pick = light
-							}
-							hit = true
-							return []sg.Paint{sg.Solid(pick)}
+						bgs = []sg.Color{bg}
+					}
+					hit, short := false, 0.0
+					check := func(fills []sg.Paint) []sg.Paint {
+						fg, ok := firstSolid(fills)
+						if !ok {
+							fg = sg.MustHex("#000000")
 						}
-						if n.Style == nil {
-							n.Style = &sg.TypeStyle{}
+						have := worstContrastOn(fg, bgs)
+						if have >= minR {
+							return fills
 						}
-						n.Style.Fills = check(n.Style.Fills)
-						for k, o := range n.StyleOverrideTable {
-							if len(o.Fills) > 0 {
-								o.Fills = check(o.Fills)
-								n.StyleOverrideTable[k] = o
-							}
+						pick := dark
+						if worstContrastOn(light, bgs) > worstContrastOn(dark, bgs) {
+							pick = light
 						}
-						if hit {
-							res.Changed = append(res.Changed, n.ID)
+						got := worstContrastOn(pick, bgs)
+						if got <= have {
+							// The other colour reads no better on all of
+							// it (a busy photo): keep this one.
+							short = max(short, have)
+							return fills
 						}
-						return true
-					})
+						if got < minR {
+							short = max(short, got)
+						}
+						hit = true
+						return []sg.Paint{sg.Solid(pick)}
+					}
+					if n.Style == nil {
+						n.Style = &sg.TypeStyle{}
+					}
+					n.Style.Fills = check(n.Style.Fills)
+					for k, o := range n.StyleOverrideTable {
+						if len(o.Fills) > 0 {
+							o.Fills = check(o.Fills)
+							n.StyleOverrideTable[k] = o
+						}
+					}
+					if hit {
+						res.Changed = append(res.Changed, n.ID)
+					}
+					if short > 0 {
+						res.Warnings = append(res.Warnings, fmt.Sprintf("%s %q: no text colour reaches %g:1 on everything behind it (best %.2f:1), so it stays a contrast problem: put a plate or a calmer area behind it, or move it", n.ID, clip(n.Characters, 30), minR, math.Floor(short*100)/100))
+					}
 				}
 				return res, nil
 			}),

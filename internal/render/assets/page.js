@@ -15,60 +15,6 @@
     const p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number);
     return [p[0] / 255, p[1] / 255, p[2] / 255, p.length > 3 ? p[3] : 1];
   };
-  const overC = (t, b) => {
-    const a = t[3] + b[3] * (1 - t[3]);
-    if (a <= 0) return [0, 0, 0, 0];
-    const mix = (x, y) => (x * t[3] + y * b[3] * (1 - t[3])) / a;
-    return [mix(t[0], b[0]), mix(t[1], b[1]), mix(t[2], b[2]), a];
-  };
-  // paintsAt: whether e's fill covers (x, y). A node drawn by vector
-  // geometry (its own svg.vl: presets, freeforms) paints only inside its
-  // paths, not over its whole box: a triangle's corners show what is under.
-  function paintsAt(e, x, y) {
-    if (!e.hasAttribute('data-geo')) return true; // a box fill (CSS background)
-    let svg = null;
-    for (const k of e.children) if (k.tagName === 'svg' && k.classList.contains('vl')) { svg = k; break; }
-    if (!svg) return true;
-    const m = svg.getScreenCTM();
-    if (!m) return true;
-    const p = new DOMPoint(x, y).matrixTransform(m.inverse());
-    for (const path of svg.querySelectorAll('path')) {
-      if (path.getAttribute('fill') !== 'none' && path.isPointInFill(p)) return true;
-    }
-    return false;
-  }
-  // background under (x, y) ignoring `self`'s text: composite data-bg
-  // layers top-down until opaque; null when an image is in the way.
-  function backgroundAt(x, y, self) {
-    const els = document.elementsFromPoint(x, y);
-    const layers = [];
-    const opacity = (e) => {
-      let op = 1;
-      for (let a = e; a && a.id !== 'ace-root'; a = a.parentElement) {
-        const o = parseFloat(getComputedStyle(a).opacity);
-        if (!isNaN(o)) op *= o;
-      }
-      return op;
-    };
-    for (const e of els) {
-      if (self.tx && self.tx.contains(e)) continue;
-      if (e.tagName === 'IMG' || (e.classList && e.classList.contains('il'))) {
-        if (opacity(e) < 0.05) continue; // an invisible picture hides nothing
-        return null;
-      }
-      const bg = e.getAttribute && e.getAttribute('data-bg');
-      if (bg && !paintsAt(e, x, y)) continue;
-      if (bg) {
-        const c = bg.split(',').map(Number);
-        c[3] *= opacity(e);
-        layers.push(c);
-        if (c[3] >= 0.999) break;
-      }
-    }
-    let acc = [1, 1, 1, 1]; // the page is white under the slide
-    for (let i = layers.length - 1; i >= 0; i--) acc = overC(layers[i], acc);
-    return acc;
-  }
   // lineBoxes merges character rects into one box per visual line.
   function lineBoxes(rects) {
     const rs = rects.filter(r => r.width > 0.5 && r.height > 0.5).sort((a, b) => a.top - b.top);
@@ -176,14 +122,10 @@
         }
         if (minFont < Infinity) m.minFont = minFont;
         if (m.ink && runs.length) {
-          // The painted background under the middle of each line (up to
-          // 12 lines); a line over a picture has no known background.
-          const bgs = [];
-          for (const ln of lineBoxes(rects).slice(0, 12)) {
-            const bg = backgroundAt((ln.left + ln.right) / 2, (ln.top + ln.bottom) / 2, {tx});
-            if (bg) bgs.push(bg);
-          }
-          if (bgs.length) m.bgs = bgs;
+          // The glyph area of each line (up to 12 lines), slide px: the
+          // renderer reads the pixels painted there with the text hidden
+          // (hideText), so pictures, gradients and cell fills all count.
+          m.lns = lineBoxes(rects).slice(0, 12).map(ln => ({x: ln.left - o.left, y: ln.top - o.top, width: ln.right - ln.left, height: ln.bottom - ln.top}));
           // Keep distinct runs only.
           const seen = new Set();
           m.runs = runs.filter(r => { const k = r.c.join() + '|' + r.s + '|' + r.w; if (seen.has(k)) return false; seen.add(k); return true; }).slice(0, 16);
@@ -202,6 +144,7 @@
   }
   async function render(html) {
     const root = document.getElementById('ace-root');
+    root.classList.remove('ace-notext');
     root.innerHTML = html;
     const errors = [];
     for (const el of root.querySelectorAll('[data-latex]')) {
@@ -242,5 +185,12 @@
     m.errors = errors;
     return m;
   }
-  window.__ace = {render};
+  // hideText makes every text of the slide transparent (glyphs, bullets,
+  // underlines) while keeping its layout, so a screenshot shows what is
+  // painted behind the text. The next render shows text again.
+  function hideText() {
+    document.getElementById('ace-root').classList.add('ace-notext');
+    return true;
+  }
+  window.__ace = {render, hideText};
 })();
