@@ -17,8 +17,11 @@
 //     shared/spec/REDECK-AND-DESIGNER-RSI.md (B2, B4, C.2). The papers leave
 //     the tolerances unspecified; ours are constants in violations.go, each
 //     documented there.
-//   - Contrast is the WCAG 2.x relative-luminance ratio: 4.5:1, or 3:1 for
-//     large text (at least 18 pt, or 14 pt bold).
+//   - Contrast is the WCAG 2.x relative-luminance ratio (SC 1.4.3): 4.5:1, or
+//     3:1 for large text (at least 18 pt, or 14 pt bold), measured against
+//     the pixels rendered under the glyphs with every text hidden, so
+//     photos, gradients, table cell fills and layout art count as a reader
+//     sees them (contrast.go).
 //
 // Security: deck content never becomes markup. Every string is HTML-escaped,
 // font names and path data are filtered to safe alphabets, images become
