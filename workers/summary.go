@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/outfile"
 	"github.com/acecanvas/ace/internal/store"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
@@ -35,6 +36,10 @@ type SummaryRow struct {
 	// NotWritten says why the edited deck was not written to the output
 	// folder (its path is a symbolic link, or the original deck).
 	NotWritten string `json:"notWritten,omitempty"`
+	// Reverted are the slides the recipe's per-slide gate put back as they
+	// were in the original (outcome partly_applied), with the violations
+	// that made each fail.
+	Reverted []editloop.SlideRevert `json:"reverted,omitempty"`
 }
 
 // Summary is the batch report `ace batch` writes as summary.json (and
@@ -93,6 +98,9 @@ func Summarize(ctx context.Context, s store.Store, st *State, out Output) (*Summ
 			row.Status = strings.ToLower(strings.TrimPrefix(r.Status.String(), "EDIT_STATUS_"))
 			row.Outcome, row.Reason, row.Iterations, row.Final = r.Outcome, r.Reason, len(r.Iterations), r.FinalSnapshot
 			row.DurationMS = r.DurationMs
+			for _, rv := range r.Reverted {
+				row.Reverted = append(row.Reverted, editloop.SlideRevert{SlideID: rv.SlideId, Number: int(rv.Number), Violations: rv.Violations})
+			}
 			if u := r.Usage; u != nil {
 				row.Tokens, row.CostUSD = u.InputTokens+u.OutputTokens, u.CostUsd
 			}
@@ -204,4 +212,9 @@ func (s *Summary) WriteTable(w io.Writer) {
 			strings.Join(r.Scores, ","), r.Tokens, r.CostUSD, (time.Duration(r.DurationMS) * time.Millisecond).Round(10*time.Millisecond), reason)
 	}
 	tw.Flush()
+	for _, r := range s.Rows {
+		for _, rv := range r.Reverted {
+			fmt.Fprintf(w, "%s: slide %d reverted by the per-slide gate: %s\n", r.Deck, rv.Number, strings.Join(rv.Violations, "; "))
+		}
+	}
 }

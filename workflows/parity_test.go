@@ -68,6 +68,21 @@ steps:
 expect:
   - all: {select: {role: title}, size: 40}
 `
+
+	// perSlide breaks slide 2's title (pushed past the right edge) while
+	// every title changes typeface: the per-slide gate reverts slide 2.
+	perSlide = `name: serif titles, slide 2's pushed off the slide
+gate: per_slide
+steps:
+  - for_each: {role: title}
+    tool: set_text_font
+    args: {nodeId: "${match.id}", fontFamily: "Liberation Serif"}
+  - for_each: {role: title, slides: "2"}
+    tool: move_node
+    args: {nodeId: "${match.id}", x: 1200, y: 40}
+expect:
+  - no_new_violations: true
+`
 )
 
 var parityCases = []parityCase{
@@ -89,6 +104,8 @@ var parityCases = []parityCase{
 		outcome: policy.Unchanged, selected: 1, iterations: 1, actions: []policy.Action{policy.Stop}},
 	{name: "a failed expectation is the verdict", recipe: titles36,
 		outcome: policy.ExpectationFailed, selected: 1, iterations: 1, actions: []policy.Action{policy.Stop}},
+	{name: "the per-slide gate reverts the slide that breaks", recipe: perSlide,
+		outcome: policy.PartlyApplied, selected: 1, iterations: 1, actions: []policy.Action{policy.Stop}},
 	{name: "a step failing after a good iteration keeps it", script: "runner-interrupted.yaml", instruction: "Retitle slide 2 and make it navy.",
 		outcome: policy.Interrupted, selected: 1, iterations: 2, actions: []policy.Action{policy.Continue, ""}},
 }
@@ -150,6 +167,14 @@ func TestTheLoopIsTheSameInProcessAndAsAWorkflow(t *testing.T) {
 				res.Status != local.Outcome.Status() || int(res.Selected) != local.Selected {
 				t.Errorf("published result: export %s outcome %s status %v selected %d; record: export %s outcome %s selected %d",
 					res.ExportRef, res.Outcome, res.Status, res.Selected, local.Export.Ref, local.Outcome, local.Selected)
+			}
+			if len(res.Reverted) != len(local.Reverted) || (c.outcome == policy.PartlyApplied && len(local.Reverted) == 0) {
+				t.Errorf("published %d reverted slides, the record %d", len(res.Reverted), len(local.Reverted))
+			}
+			for i, r := range res.Reverted {
+				if r.SlideId != local.Reverted[i].SlideID || int(r.Number) != local.Reverted[i].Number || len(r.Violations) == 0 {
+					t.Errorf("published revert %v, record %v", r, local.Reverted[i])
+				}
 			}
 			if want := map[bool]int{true: 0, false: 3}[c.outcome.Met()]; local.Outcome.ExitCode() != want {
 				t.Errorf("exit code %d, want %d", local.Outcome.ExitCode(), want)

@@ -20,9 +20,24 @@ func Result(req *acev1.EditRequest, rec *editloop.Record) *acev1.EditResult {
 		DurationMs: rec.DurationMS,
 	}
 	for _, it := range rec.Iterations {
-		res.Iterations = append(res.Iterations, &acev1.Iteration{N: int32(it.N), Snapshot: it.Snapshot, Score: it.Score,
+		pit := &acev1.Iteration{N: int32(it.N), Snapshot: it.Snapshot, Score: it.Score,
 			GatePassed: it.GatePassed, Critique: it.Critique, NewViolations: it.NewViolations,
-			ToolCalls: int32(it.ToolCalls), DurationMs: it.Timings.Total})
+			ToolCalls: int32(it.ToolCalls), DurationMs: it.Timings.Total}
+		for _, b := range it.Blocked {
+			pb := &acev1.BlockedSlide{SlideId: b.SlideID, Number: int32(b.Number), ImageRef: b.Image}
+			for _, v := range b.Violations {
+				pv := &acev1.Violation{Kind: v.Kind, NodeIds: v.NodeIDs, Reason: v.Reason}
+				for _, r := range v.Bounds {
+					pv.Bounds = append(pv.Bounds, &acev1.Box{X: r.X, Y: r.Y, Width: r.Width, Height: r.Height})
+				}
+				pb.Violations = append(pb.Violations, pv)
+			}
+			pit.Blocked = append(pit.Blocked, pb)
+		}
+		res.Iterations = append(res.Iterations, pit)
+	}
+	for _, r := range rec.Reverted {
+		res.Reverted = append(res.Reverted, &acev1.SlideRevert{SlideId: r.SlideID, Number: int32(r.Number), Violations: r.Violations})
 	}
 	if kept := rec.Kept(); kept != nil {
 		res.FinalViolations = int32(kept.Violations)

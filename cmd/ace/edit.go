@@ -393,6 +393,9 @@ func printRecord(w io.Writer, rec *editloop.Record) {
 			fmt.Fprintf(w, "warning %d: %s\n", it.N, e)
 		}
 	}
+	for _, r := range rec.Reverted {
+		fmt.Fprintf(w, "reverted slide %d (%s) to the original, per-slide gate: %s\n", r.Number, r.SlideID, strings.Join(r.Violations, "; "))
+	}
 	if rec.ChecksOnOrigin {
 		fmt.Fprintln(w, "expectations: checked on the original deck (no iteration was kept)")
 	}
@@ -479,6 +482,28 @@ func writeEditReport(ctx context.Context, path, deckPath, outPath string, origin
 	if steps.Renderer != nil && rec.Final != rec.Origin {
 		if e.Slides, err = slidePairs(ctx, steps, rec, origin, final); err != nil {
 			return err
+		}
+	}
+	// The attempts the gate refused, as the loop's Render step pictured
+	// them, with the violations that failed it.
+	put := map[string]bool{}
+	for _, r := range rec.Reverted {
+		put[r.SlideID] = true
+		e.Reverted = append(e.Reverted, report.Reverted{Number: r.Number, SlideID: r.SlideID, Violations: r.Violations})
+	}
+	for _, it := range rec.Iterations {
+		for _, b := range it.Blocked {
+			if len(e.Rejected) == report.MaxRejected {
+				break
+			}
+			var png []byte
+			if b.Image != "" {
+				if png, err = steps.Store.Get(ctx, b.Image); err != nil {
+					return fmt.Errorf("picture of slide %d of iteration %d: %w", b.Number, it.N, err)
+				}
+			}
+			e.Rejected = append(e.Rejected, report.NewRejected(it.N, b.Number, png, origin.Width, origin.Height, b.Violations,
+				put[b.SlideID] && it.N == rec.Selected))
 		}
 	}
 	var buf bytes.Buffer

@@ -174,7 +174,7 @@ func (l *loop) route() error {
 	rec := l.rec
 	rec.Route = RouteRecord{Decision: out.Decision, AgentInstruction: out.AgentInstruction, LLM: out.LLM,
 		DurationMS: l.s.Now().Sub(t0).Milliseconds(), Cached: out.Cached}
-	rec.Recipe, rec.Expectations = out.Recipe, out.Expectations
+	rec.Recipe, rec.Expectations, rec.Gate = out.Recipe, out.Expectations, out.Gate
 	if err != nil {
 		return fmt.Errorf("route: %w", err)
 	}
@@ -250,9 +250,12 @@ func (l *loop) iterate(n int, base string, fb *policy.Feedback, x string) (it It
 		if df.AllSlides {
 			ids = nil
 		}
+		// A recipe's per-slide gate judges the compiled steps slide by
+		// slide (the agent's steps have their own gate on submit).
+		perSlide := l.rec.Gate == recipe.GatePerSlide && strings.TrimSpace(x) == ""
 		done = lap(&it.Timings.Render)
 		ren, err = s.Render(RenderInput{DeckRef: it.Snapshot, OriginRef: req.DeckRef, SlideIDs: ids,
-			Images: df.TouchesVisual || req.VQ, Waived: l.waived()})
+			Images: df.TouchesVisual || req.VQ, Waived: l.waived(), PerSlide: perSlide})
 		done()
 		if err != nil {
 			return it, fmt.Errorf("render: %w", err)
@@ -262,6 +265,22 @@ func (l *loop) iterate(n int, base string, fb *policy.Feedback, x string) (it It
 			it.Notes = append(it.Notes, "not rendered: no renderer configured, the geometry gate was not evaluated")
 		} else {
 			it.Rendered, it.Violations, it.GatePassed, it.NewViolations = true, ren.Violations, ren.GatePassed, ren.NewViolations
+			it.Blocked = ren.Blocked
+		}
+		if ren.DeckRef != "" && ren.DeckRef != it.Snapshot {
+			// The per-slide gate put slides back: the iteration keeps
+			// that snapshot, and its diff is the origin against it.
+			it.Attempt, it.Snapshot, it.Reverted = it.Snapshot, ren.DeckRef, ren.Reverted
+			done = lap(&it.Timings.Diff)
+			t := it.Timings.Diff
+			df, err = s.Diff(DiffInput{OriginRef: req.DeckRef, DeckRef: it.Snapshot})
+			done()
+			it.Timings.Diff += t
+			if err != nil {
+				return it, fmt.Errorf("diff after the per-slide revert: %w", err)
+			}
+			it.DiffDistinct, it.DiffEmpty, it.DiffTextRef = df.Distinct, df.Empty, df.TextRef
+			it.TouchesVisual, it.ChangedSlides = df.TouchesVisual, df.ChangedSlides
 		}
 	}
 
@@ -331,6 +350,9 @@ func (l *loop) finish(stepErr error) (*Record, error) {
 	case rec.Outcome == "":
 		rec.Outcome = policy.Budget
 	}
+	if kept := rec.Kept(); kept != nil {
+		rec.Reverted = kept.Reverted
+	}
 
 	if req.RecipeRef != "" && rec.Expectations > 0 {
 		gate := recipe.GateResult{Checked: true, Origin: true}
@@ -386,5 +408,5 @@ func (l *loop) end(err error) (*Record, error) {
 // iterationOf is the policy's view of one completed iteration.
 func iterationOf(it IterationRecord) policy.Iteration {
 	return policy.Iteration{N: it.N, Snapshot: it.Snapshot, Score: it.Score, GatePassed: it.GatePassed,
-		Critique: it.Critique, NewViolations: it.NewViolations}
+		Critique: it.Critique, NewViolations: it.NewViolations, Reverted: len(it.Reverted)}
 }

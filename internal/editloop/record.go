@@ -31,6 +31,11 @@ type Record struct {
 	Checks         []recipe.Failure `json:"failedChecks,omitempty"`
 	Expectations   int              `json:"expectations,omitempty"`
 	ChecksOnOrigin bool             `json:"checksOnOrigin,omitempty"`
+	// Gate is a recipe's gate mode (recipe.GatePerDeck or GatePerSlide);
+	// Reverted the slides the kept iteration's per-slide gate put back as
+	// they were in the original, with the violations that made them fail.
+	Gate     recipe.GateMode `json:"gate,omitempty"`
+	Reverted []SlideRevert   `json:"reverted,omitempty"`
 
 	Route      RouteRecord       `json:"route"`
 	Iterations []IterationRecord `json:"iterations"`
@@ -109,6 +114,13 @@ type IterationRecord struct {
 	Violations    int      `json:"violations"`
 	GatePassed    bool     `json:"gatePassed"`
 	NewViolations []string `json:"newViolations,omitempty"`
+	// Blocked are the attempt's slides whose new violations failed the
+	// gate, with the Render step's PNG of each (for the report).
+	// Reverted are those the per-slide gate put back; Attempt is then the
+	// snapshot before the revert (Snapshot is after it).
+	Blocked  []BlockedSlide `json:"blocked,omitempty"`
+	Reverted []SlideRevert  `json:"reverted,omitempty"`
+	Attempt  string         `json:"attempt,omitempty"`
 
 	Score        *float64 `json:"score,omitempty"`
 	Critique     string   `json:"critique,omitempty"`

@@ -87,10 +87,12 @@ type RouteOutput struct {
 	// a recipe's instruction steps when an agent model is configured;
 	// empty for a pure recipe (one iteration, no judge).
 	AgentInstruction string `json:"agentInstruction,omitempty"`
-	// Recipe is the recipe's name; Expectations how many it has.
-	Recipe       string     `json:"recipe,omitempty"`
-	Expectations int        `json:"expectations,omitempty"`
-	LLM          []llm.Call `json:"llm,omitempty"`
+	// Recipe is the recipe's name; Expectations how many it has; Gate
+	// its gate mode (recipe key gate:, empty for an instruction).
+	Recipe       string          `json:"recipe,omitempty"`
+	Expectations int             `json:"expectations,omitempty"`
+	Gate         recipe.GateMode `json:"gate,omitempty"`
+	LLM          []llm.Call      `json:"llm,omitempty"`
 	// Cached says the decision came from the route cache (no router call).
 	Cached bool `json:"cached,omitempty"`
 }
@@ -268,6 +270,31 @@ type RenderInput struct {
 	SlideIDs []string `json:"slideIds,omitempty"`
 	// Images stores a PNG per rendered slide of DeckRef.
 	Images bool `json:"images,omitempty"`
+	// PerSlide is a recipe's per-slide gate (recipe.GatePerSlide): when
+	// slides of DeckRef add violations, they are put back as they are in
+	// OriginRef and the gate judges the result (RenderOutput.DeckRef).
+	PerSlide bool `json:"perSlide,omitempty"`
+}
+
+// BlockedSlide is a slide whose new hard violations failed the gate in
+// an attempt: its number in the attempt's deck (1-based), the violations
+// with their node ids and boxes (px, slide coordinates), and the Render
+// step's PNG of the slide as the attempt left it (store ref, 1 px per
+// slide px).
+type BlockedSlide struct {
+	SlideID    string             `json:"slideId"`
+	Number     int                `json:"number"`
+	Image      string             `json:"image,omitempty"`
+	Violations []render.Violation `json:"violations"`
+}
+
+// SlideRevert is a slide the per-slide gate put back as it was in the
+// original deck: its number (1-based) and the new violations that made
+// it fail, one line each (judge.Describe).
+type SlideRevert struct {
+	SlideID    string   `json:"slideId"`
+	Number     int      `json:"number"`
+	Violations []string `json:"violations"`
 }
 
 // SlideImage is a rendered slide PNG in the store.
@@ -292,6 +319,14 @@ type RenderOutput struct {
 	Rendered []string           `json:"rendered,omitempty"`
 	Current  []render.Violation `json:"current,omitempty"`
 	Origin   []render.Violation `json:"origin,omitempty"`
+	// Blocked are the slides whose new violations failed the gate, each
+	// with its PNG (set when the gate failed, before any revert).
+	Blocked []BlockedSlide `json:"blocked,omitempty"`
+	// DeckRef, with PerSlide, is the snapshot with the Reverted slides
+	// put back (empty when nothing was reverted); the verdict and the
+	// violations above are then that snapshot's.
+	DeckRef  string        `json:"deckRef,omitempty"`
+	Reverted []SlideRevert `json:"reverted,omitempty"`
 }
 
 // JudgeInput asks for the IF (and optionally VQ) verdict on an edit.

@@ -17,6 +17,12 @@ const (
 	// Applied: a recipe without instruction steps changed the deck and the
 	// gate passed (no judge: the recipe's expectations are its verdict).
 	Applied Outcome = "applied"
+	// PartlyApplied: a recipe with the per-slide gate (gate: per_slide)
+	// changed the deck, and the slides whose edit added geometry
+	// violations were put back as they were in the original; the other
+	// slides keep the edit. The reverted slides are listed with their
+	// violations (Record.Reverted).
+	PartlyApplied Outcome = "partly_applied"
 	// Unchanged: a recipe matched nothing in the deck; the deck stands as
 	// it was, which is what was asked.
 	Unchanged Outcome = "unchanged"
@@ -32,7 +38,8 @@ const (
 	// Interrupted: a later iteration's step failed after its retries; the
 	// best earlier iteration that passed the gate is kept.
 	Interrupted Outcome = "interrupted"
-	// GateBlocked: every iteration added geometry violations; the original
+	// GateBlocked: every iteration added geometry violations (with the
+	// per-slide gate: every slide the recipe changed did); the original
 	// deck stands.
 	GateBlocked Outcome = "gate_blocked"
 	// ExpectationFailed: a recipe expectation does not hold on the kept
@@ -47,7 +54,7 @@ const (
 )
 
 // Outcomes lists every outcome, in the order the README's table gives them.
-var Outcomes = []Outcome{Stopped, Applied, Unchanged, NoJudge, Budget, TurnCap, Interrupted,
+var Outcomes = []Outcome{Stopped, Applied, PartlyApplied, Unchanged, NoJudge, Budget, TurnCap, Interrupted,
 	GateBlocked, ExpectationFailed, Failed, Canceled}
 
 // Exit codes of `ace edit` and `ace batch` (README: exit codes).
@@ -124,6 +131,8 @@ func (o Outcome) Wording() string {
 		return "done: judged at or above tau"
 	case Applied:
 		return "recipe applied"
+	case PartlyApplied:
+		return "recipe applied; some slides reverted"
 	case Unchanged:
 		return "nothing to change"
 	case NoJudge:

@@ -55,6 +55,10 @@ type Iteration struct {
 	// NewViolations are one-line descriptions of violations the origin did
 	// not have (empty when the gate passed).
 	NewViolations []string `json:"newViolations,omitempty"`
+	// Reverted is how many slides a recipe's per-slide gate put back as
+	// they were in the iteration's base because they added violations
+	// (recipe key gate: per_slide); the gate then judged the rest.
+	Reverted int `json:"reverted,omitempty"`
 }
 
 // Action is what the loop does next.
@@ -146,13 +150,19 @@ func Next(cfg Config, origin string, hist []Iteration) Decision {
 
 // StopOutcome names why the loop stopped when Next said Stop: Unchanged
 // (a recipe without instruction steps matched nothing in this deck),
-// Applied (such a recipe changed the deck; the gate passed), NoJudge (no
+// Applied (such a recipe changed the deck; the gate passed), PartlyApplied
+// (it changed the deck, but its per-slide gate reverted some slides),
+// GateBlocked (its per-slide gate reverted every slide it changed), NoJudge (no
 // model judged), Budget (T spent below tau) or Stopped (IF >= tau with the
 // gate passed). reason is "" when Next's reason says it already.
 func StopOutcome(cfg Config, origin string, hist []Iteration, pureRecipe bool) (outcome Outcome, reason string) {
 	cfg = cfg.WithDefaults()
 	cur := hist[len(hist)-1]
 	switch {
+	case cur.Score == nil && pureRecipe && cur.Reverted > 0 && cur.Snapshot == origin:
+		return GateBlocked, fmt.Sprintf("every slide the recipe changed added geometry violations; the per-slide gate reverted %s, the original deck stands", slidesWord(cur.Reverted))
+	case cur.Score == nil && pureRecipe && cur.Reverted > 0:
+		return PartlyApplied, fmt.Sprintf("recipe applied; the per-slide gate reverted %s that added geometry violations, the other slides keep the edit", slidesWord(cur.Reverted))
 	case cur.Score == nil && pureRecipe && cur.Snapshot == origin:
 		return Unchanged, "the recipe changed nothing in this deck: no step matched"
 	case cur.Score == nil && pureRecipe:
@@ -163,6 +173,14 @@ func StopOutcome(cfg Config, origin string, hist []Iteration, pureRecipe bool) (
 		return Budget, ""
 	}
 	return Stopped, ""
+}
+
+// slidesWord is "1 slide" or "n slides".
+func slidesWord(n int) string {
+	if n == 1 {
+		return "1 slide"
+	}
+	return fmt.Sprintf("%d slides", n)
 }
 
 // ExpectationsHold is the reason's tail when a recipe's n expectations

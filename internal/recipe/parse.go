@@ -41,7 +41,7 @@ func Parse(path string, data []byte) (*Recipe, error) {
 		return nil, yamlSyntaxError(path, err)
 	}
 	p := &parser{path: path}
-	r := &Recipe{Path: path}
+	r := &Recipe{Path: path, Gate: GatePerDeck}
 	if len(doc.Content) == 0 {
 		return nil, &Error{Path: path, Pos: Pos{1, 1}, Msg: "empty recipe: want a mapping with steps"}
 	}
@@ -61,6 +61,14 @@ func Parse(path string, data []byte) (*Recipe, error) {
 				p.errAt(v, "assets: %q is not a directory (paths are relative to the recipe file)", dir)
 			}
 			r.AssetDir = dir
+		},
+		"gate": func(v *yaml.Node) {
+			switch g := GateMode(p.str(v)); g {
+			case GatePerDeck, GatePerSlide:
+				r.Gate = g
+			default:
+				p.errAt(v, "gate: %q is not a gate; want per_deck (the default: a new layout violation anywhere keeps the original deck) or per_slide (revert only the slides that add one)", v.Value)
+			}
 		},
 		"steps": func(v *yaml.Node) {
 			for _, s := range p.seq(v) {

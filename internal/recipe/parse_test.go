@@ -55,6 +55,12 @@ steps:
     for_each: {role: title}
     args: {nodeId: "${match.id}", fontSize: "big"}
 `, []string{`5:11: set_text_font: invalid arguments`}},
+		{"bad gate", `
+gate: per-slide
+steps:
+  - tool: set_theme_fonts
+    args: {heading: Inter}
+`, []string{`2:7: gate: "per-slide" is not a gate; want per_deck`}},
 		{"unknown reference", `
 steps:
   - tool: set_text_font
@@ -102,6 +108,22 @@ steps:
 				t.Errorf("want %d problems, got %d:\n%v", len(c.want), len(es), err)
 			}
 		})
+	}
+}
+
+func TestParseGate(t *testing.T) {
+	for yml, want := range map[string]GateMode{
+		"steps:\n  - tool: set_theme_fonts\n    args: {heading: Inter}\n":                  GatePerDeck,
+		"gate: per_deck\nsteps:\n  - tool: set_theme_fonts\n    args: {heading: Inter}\n":  GatePerDeck,
+		"gate: per_slide\nsteps:\n  - tool: set_theme_fonts\n    args: {heading: Inter}\n": GatePerSlide,
+	} {
+		r, err := Parse("g.yaml", []byte(yml))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Gate != want || r.PerSlide() != (want == GatePerSlide) {
+			t.Errorf("%q: gate %q, want %q", yml, r.Gate, want)
+		}
 	}
 }
 

@@ -30,7 +30,27 @@ type Recipe struct {
 	// recipe file): replace_image and create_image find pictures there by
 	// file name and tags before looking in ACE_ASSET_DIR.
 	AssetDir string
+	// Gate is how the geometry gate judges the compiled steps (key gate:):
+	// GatePerDeck (the default) or GatePerSlide.
+	Gate GateMode
 }
+
+// GateMode says what the hard geometry gate keeps when a recipe's edit
+// adds layout violations (docs/recipes.md, "The geometry gate").
+type GateMode string
+
+const (
+	// GatePerDeck: one new violation anywhere blocks the whole edit; the
+	// original deck stands (ReDeck's gate: no new violations).
+	GatePerDeck GateMode = "per_deck"
+	// GatePerSlide: the slides that add violations are put back as they
+	// were in the original deck and the other slides keep the edit; the
+	// reverted slides are listed with their violations.
+	GatePerSlide GateMode = "per_slide"
+)
+
+// PerSlide reports whether the recipe asks for the per-slide gate.
+func (r *Recipe) PerSlide() bool { return r != nil && r.Gate == GatePerSlide }
 
 // ToolOptions returns base with the recipe's asset library in front of
 // base's provider (or of assets.FromEnv when base has none). The compile

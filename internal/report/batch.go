@@ -13,6 +13,7 @@ import (
 	"github.com/acecanvas/ace/internal/outfile"
 	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/render"
+	"github.com/acecanvas/ace/internal/scenegraph"
 	"github.com/acecanvas/ace/internal/store"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 )
@@ -53,6 +54,9 @@ func FromResult(ctx context.Context, s store.Store, pool *render.Pool, r *acev1.
 	if u := r.Usage; u != nil {
 		e.Usage = Usage{PromptTokens: int(u.InputTokens), CachedTokens: int(u.CachedTokens), CompletionTokens: int(u.OutputTokens), CostUSD: u.CostUsd}
 	}
+	for _, rv := range r.Reverted {
+		e.Reverted = append(e.Reverted, Reverted{Number: int(rv.Number), SlideID: rv.SlideId, Violations: rv.Violations})
+	}
 	e.Timings = []Timing{{Step: "edit (all steps)", Duration: time.Duration(r.DurationMs) * time.Millisecond}}
 	if r.OriginSnapshot == "" || r.FinalSnapshot == "" {
 		return e, nil // failed before a snapshot existed: the page says why
@@ -67,6 +71,9 @@ func FromResult(ctx context.Context, s store.Store, pool *render.Pool, r *acev1.
 	}
 	d := diff.Compute(origin, final)
 	e.DiffText, e.DiffEntries, e.Similarity = d.Text(origin), d.Distinct, d.Score
+	if e.Rejected, err = rejectedOf(ctx, s, r, origin.Width, origin.Height); err != nil {
+		return e, err
+	}
 	assets := store.Assets(ctx, s)
 	if e.Slides, err = Pairs(ctx, pool, origin, final, assets, assets, PageScale); err != nil {
 		return e, err
@@ -197,4 +204,39 @@ func labelOr(label, tool string) string {
 		return label
 	}
 	return tool
+}
+
+// rejectedOf are the slides the gate refused in r's iterations (at most
+// MaxRejected), with the Render step's pictures from the store; w x h is
+// the slide size in px.
+func rejectedOf(ctx context.Context, s store.Store, r *acev1.EditResult, w, h float64) ([]Rejected, error) {
+	put := map[string]bool{}
+	for _, rv := range r.Reverted {
+		put[rv.SlideId] = true
+	}
+	var out []Rejected
+	for _, it := range r.Iterations {
+		for _, b := range it.Blocked {
+			if len(out) == MaxRejected {
+				return out, nil
+			}
+			var png []byte
+			if b.ImageRef != "" {
+				var err error
+				if png, err = s.Get(ctx, b.ImageRef); err != nil {
+					return out, fmt.Errorf("picture of slide %d of iteration %d: %w", b.Number, it.N, err)
+				}
+			}
+			var vs []render.Violation
+			for _, v := range b.Violations {
+				rv := render.Violation{Kind: v.Kind, SlideID: b.SlideId, NodeIDs: v.NodeIds, Reason: v.Reason}
+				for _, x := range v.Bounds {
+					rv.Bounds = append(rv.Bounds, scenegraph.Rect{X: x.X, Y: x.Y, Width: x.Width, Height: x.Height})
+				}
+				vs = append(vs, rv)
+			}
+			out = append(out, NewRejected(int(it.N), int(b.Number), png, w, h, vs, put[b.SlideId] && it.N == r.Selected))
+		}
+	}
+	return out, nil
 }

@@ -37,10 +37,15 @@ type Edit struct {
 	Iterations  []Iteration
 	Checks      []Check  // recipe expectations
 	Violations  []string // geometry violations of the final deck that the original lacked
-	Warnings    []string
-	Usage       Usage
-	Timings     []Timing // per step, in order
-	Started     time.Time
+	// Rejected are slides of attempts the geometry gate refused, as the
+	// loop rendered them, with the violations outlined (at most
+	// MaxRejected); Reverted the slides the per-slide gate put back.
+	Rejected []Rejected
+	Reverted []Reverted
+	Warnings []string
+	Usage    Usage
+	Timings  []Timing // per step, in order
+	Started  time.Time
 }
 
 // SlidePair is one changed slide before and after (PNG bytes).

@@ -126,7 +126,7 @@ func (s *Steps) Route(ctx context.Context, in editloop.RouteInput) (editloop.Rou
 		if err != nil {
 			return out, err
 		}
-		out.Recipe, out.Expectations = r.Name, len(r.Expect)
+		out.Recipe, out.Expectations, out.Gate = r.Name, len(r.Expect), r.Gate
 		if x == "" && hasModel {
 			x = strings.Join(recipeInstructions(r), "\n")
 		}
@@ -409,6 +409,15 @@ const renderChunk = 8
 // each) and evaluates the hard geometry gate: judge.Gate, no violation the
 // origin did not have on the same slides (ReDeck). Without a renderer it
 // returns NotRendered (the gate was not evaluated).
+//
+// When the gate fails, the slides that hold it are listed (Blocked), each
+// with this render's PNG of it (rendered with the PNG now when the render
+// above was without pictures). With in.PerSlide (a recipe's gate:
+// per_slide) those slides are put back as they are in the origin
+// (revertSlides), the result is stored (DeckRef), the put-back slides are
+// rendered again in it, and the gate is evaluated anew on the result: the
+// other slides are unchanged nodes in an unchanged deck, so their
+// measurement stands.
 func (s *Steps) Render(ctx context.Context, in editloop.RenderInput) (editloop.RenderOutput, error) {
 	if s.Renderer == nil {
 		return editloop.RenderOutput{GatePassed: true, NotRendered: true}, nil
@@ -421,15 +430,170 @@ func (s *Steps) Render(ctx context.Context, in editloop.RenderInput) (editloop.R
 	if err != nil {
 		return editloop.RenderOutput{}, fmt.Errorf("origin: %w", err)
 	}
-	var counted []render.Violation // the critic's waivers do not hold the gate
+	out, fresh := gateOf(cur, orig, in.Waived)
+	if out.GatePassed {
+		return out, nil
+	}
+	attempt, err := s.deck(ctx, in.DeckRef)
+	if err != nil {
+		return out, err
+	}
+	if out.Blocked, err = s.blockedSlides(ctx, in.DeckRef, attempt, fresh, cur.Images); err != nil {
+		return out, err
+	}
+	if !in.PerSlide {
+		return out, nil
+	}
+	origin, err := s.deck(ctx, in.OriginRef)
+	if err != nil {
+		return out, err
+	}
+	var ids []string
+	for _, b := range out.Blocked {
+		ids = append(ids, b.SlideID)
+	}
+	next, err := revertSlides(attempt, origin, ids)
+	if err != nil {
+		return out, fmt.Errorf("per-slide gate: %w", err)
+	}
+	ref, err := store.PutDeck(ctx, s.Store, next)
+	if err != nil {
+		return out, fmt.Errorf("store the per-slide gate's snapshot: %w", err)
+	}
+	again, err := s.RenderSlides(ctx, ref, ids, in.Images, cur.Slides+orig.Slides)
+	if err != nil {
+		return out, fmt.Errorf("per-slide gate: %w", err)
+	}
+	// The render of the result: the kept slides' measurements, the
+	// put-back slides' new ones.
+	put := map[string]bool{}
+	for _, id := range ids {
+		put[id] = true
+	}
+	res := Rendered{Violations: again.Violations, Images: again.Images}
 	for _, v := range cur.Violations {
-		if _, waived := in.Waived[v.Key]; !waived {
+		if !put[v.SlideID] {
+			res.Violations = append(res.Violations, v)
+		}
+	}
+	sort.Slice(res.Violations, func(i, j int) bool { return res.Violations[i].Key < res.Violations[j].Key })
+	for _, im := range cur.Images {
+		if !put[im.SlideID] {
+			res.Images = append(res.Images, im)
+		}
+	}
+	for _, id := range cur.IDs {
+		if _, i := next.SlideByID(id); i >= 0 {
+			res.IDs = append(res.IDs, id)
+		}
+	}
+	res.Slides = len(res.IDs)
+	blocked := out.Blocked
+	out, _ = gateOf(res, orig, in.Waived)
+	out.Blocked, out.DeckRef = blocked, ref
+	for _, b := range blocked {
+		r := editloop.SlideRevert{SlideID: b.SlideID, Number: b.Number}
+		for _, v := range b.Violations {
+			r.Violations = append(r.Violations, judge.Describe(v))
+		}
+		out.Reverted = append(out.Reverted, r)
+	}
+	return out, nil
+}
+
+// gateOf is the gate's verdict on what cur measured against orig (the
+// critic's waivers do not hold it) and the violations that fail it.
+func gateOf(cur, orig Rendered, waived map[string]string) (editloop.RenderOutput, []render.Violation) {
+	var counted []render.Violation
+	for _, v := range cur.Violations {
+		if _, ok := waived[v.Key]; !ok {
 			counted = append(counted, v)
 		}
 	}
-	g := judge.Gate(counted, orig.Violations)
-	return editloop.RenderOutput{Slides: cur.Slides, Violations: len(cur.Violations), GatePassed: g.Passed,
-		NewViolations: g.New, Images: cur.Images, Rendered: cur.IDs, Current: cur.Violations, Origin: orig.Violations}, nil
+	ok, fresh := render.Gate(counted, orig.Violations)
+	out := editloop.RenderOutput{Slides: cur.Slides, Violations: len(cur.Violations), GatePassed: ok,
+		Images: cur.Images, Rendered: cur.IDs, Current: cur.Violations, Origin: orig.Violations}
+	for _, v := range fresh {
+		out.NewViolations = append(out.NewViolations, judge.Describe(v))
+	}
+	return out, fresh
+}
+
+// blockedSlides groups the violations that failed the gate by slide (deck
+// order) with a PNG of each slide of snapshot ref: from images when the
+// render took them, else rendered now.
+func (s *Steps) blockedSlides(ctx context.Context, ref string, d *scenegraph.Deck, fresh []render.Violation, images []editloop.SlideImage) ([]editloop.BlockedSlide, error) {
+	bySlide := map[string][]render.Violation{}
+	for _, v := range fresh {
+		bySlide[v.SlideID] = append(bySlide[v.SlideID], v)
+	}
+	var out []editloop.BlockedSlide
+	var missing []string
+	png := map[string]string{}
+	for _, im := range images {
+		png[im.SlideID] = im.Ref
+	}
+	for i, sl := range d.Slides {
+		if vs := bySlide[sl.ID]; len(vs) > 0 {
+			out = append(out, editloop.BlockedSlide{SlideID: sl.ID, Number: i + 1, Image: png[sl.ID], Violations: vs})
+			if png[sl.ID] == "" {
+				missing = append(missing, sl.ID)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		shots, err := s.RenderSlides(ctx, ref, missing, true, 0)
+		if err != nil {
+			return out, fmt.Errorf("picture the blocked slides: %w", err)
+		}
+		for _, im := range shots.Images {
+			png[im.SlideID] = im.Ref
+		}
+		for i := range out {
+			out[i].Image = png[out[i].SlideID]
+		}
+	}
+	return out, nil
+}
+
+// revertSlides is attempt with the slides ids put back as they are in
+// origin (the same node tree, at the attempt's position), and a slide
+// the origin lacks removed (and from its section). Pictures the put-back
+// slides show that the attempt's asset table dropped come back from the
+// origin's. The result is validated.
+func revertSlides(attempt, origin *scenegraph.Deck, ids []string) (*scenegraph.Deck, error) {
+	d := attempt.Clone()
+	for _, id := range ids {
+		_, i := d.SlideByID(id)
+		if i < 0 {
+			continue
+		}
+		was, _ := origin.SlideByID(id)
+		if was == nil {
+			d.Slides = slices.Delete(d.Slides, i, i+1)
+			for k := range d.Sections {
+				d.Sections[k].SlideIDs = slices.DeleteFunc(d.Sections[k].SlideIDs, func(s string) bool { return s == id })
+			}
+			continue
+		}
+		d.Slides[i] = was.Clone()
+		data, err := json.Marshal(was)
+		if err != nil {
+			return nil, err
+		}
+		for key, a := range origin.Assets {
+			if _, ok := d.Assets[key]; !ok && strings.Contains(string(data), key) {
+				if d.Assets == nil {
+					d.Assets = map[string]scenegraph.Asset{}
+				}
+				d.Assets[key] = a
+			}
+		}
+	}
+	if err := scenegraph.Validate(d); err != nil {
+		return nil, fmt.Errorf("the deck with slides %s put back: %w", strings.Join(ids, ", "), err)
+	}
+	return d, nil
 }
 
 // Rendered is what RenderSlides measured: the violations, a PNG per slide

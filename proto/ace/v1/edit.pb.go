@@ -337,7 +337,10 @@ type Iteration struct {
 	// Number of tool calls applied in this turn.
 	ToolCalls int32 `protobuf:"varint,7,opt,name=tool_calls,json=toolCalls,proto3" json:"tool_calls,omitempty"`
 	// Wall time of the turn in milliseconds.
-	DurationMs    int64 `protobuf:"varint,8,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
+	DurationMs int64 `protobuf:"varint,8,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
+	// Slides whose new violations failed the gate in this iteration's
+	// attempt, each with the render's picture of it.
+	Blocked       []*BlockedSlide `protobuf:"bytes,9,rep,name=blocked,proto3" json:"blocked,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -428,6 +431,289 @@ func (x *Iteration) GetDurationMs() int64 {
 	return 0
 }
 
+func (x *Iteration) GetBlocked() []*BlockedSlide {
+	if x != nil {
+		return x.Blocked
+	}
+	return nil
+}
+
+// BlockedSlide is a slide of an attempt whose new hard violations failed
+// the geometry gate.
+type BlockedSlide struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	SlideId string                 `protobuf:"bytes,1,opt,name=slide_id,json=slideId,proto3" json:"slide_id,omitempty"`
+	// 1-based position in the attempt's deck.
+	Number int32 `protobuf:"varint,2,opt,name=number,proto3" json:"number,omitempty"`
+	// Store ref of the render step's PNG of the slide (1 px per slide px).
+	ImageRef      string       `protobuf:"bytes,3,opt,name=image_ref,json=imageRef,proto3" json:"image_ref,omitempty"`
+	Violations    []*Violation `protobuf:"bytes,4,rep,name=violations,proto3" json:"violations,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BlockedSlide) Reset() {
+	*x = BlockedSlide{}
+	mi := &file_ace_v1_edit_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BlockedSlide) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BlockedSlide) ProtoMessage() {}
+
+func (x *BlockedSlide) ProtoReflect() protoreflect.Message {
+	mi := &file_ace_v1_edit_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BlockedSlide.ProtoReflect.Descriptor instead.
+func (*BlockedSlide) Descriptor() ([]byte, []int) {
+	return file_ace_v1_edit_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *BlockedSlide) GetSlideId() string {
+	if x != nil {
+		return x.SlideId
+	}
+	return ""
+}
+
+func (x *BlockedSlide) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *BlockedSlide) GetImageRef() string {
+	if x != nil {
+		return x.ImageRef
+	}
+	return ""
+}
+
+func (x *BlockedSlide) GetViolations() []*Violation {
+	if x != nil {
+		return x.Violations
+	}
+	return nil
+}
+
+// Violation is one layout violation the renderer measured.
+type Violation struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// overflow, overlap, out_of_bounds, clipping, contrast, tiny_text, ...
+	Kind    string   `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	NodeIds []string `protobuf:"bytes,2,rep,name=node_ids,json=nodeIds,proto3" json:"node_ids,omitempty"`
+	// Measured boxes in slide px (absolute: x, y, width, height).
+	Bounds        []*Box `protobuf:"bytes,3,rep,name=bounds,proto3" json:"bounds,omitempty"`
+	Reason        string `protobuf:"bytes,4,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Violation) Reset() {
+	*x = Violation{}
+	mi := &file_ace_v1_edit_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Violation) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Violation) ProtoMessage() {}
+
+func (x *Violation) ProtoReflect() protoreflect.Message {
+	mi := &file_ace_v1_edit_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Violation.ProtoReflect.Descriptor instead.
+func (*Violation) Descriptor() ([]byte, []int) {
+	return file_ace_v1_edit_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *Violation) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *Violation) GetNodeIds() []string {
+	if x != nil {
+		return x.NodeIds
+	}
+	return nil
+}
+
+func (x *Violation) GetBounds() []*Box {
+	if x != nil {
+		return x.Bounds
+	}
+	return nil
+}
+
+func (x *Violation) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+// Box is a rectangle in slide px.
+type Box struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	X             float64                `protobuf:"fixed64,1,opt,name=x,proto3" json:"x,omitempty"`
+	Y             float64                `protobuf:"fixed64,2,opt,name=y,proto3" json:"y,omitempty"`
+	Width         float64                `protobuf:"fixed64,3,opt,name=width,proto3" json:"width,omitempty"`
+	Height        float64                `protobuf:"fixed64,4,opt,name=height,proto3" json:"height,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Box) Reset() {
+	*x = Box{}
+	mi := &file_ace_v1_edit_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Box) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Box) ProtoMessage() {}
+
+func (x *Box) ProtoReflect() protoreflect.Message {
+	mi := &file_ace_v1_edit_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Box.ProtoReflect.Descriptor instead.
+func (*Box) Descriptor() ([]byte, []int) {
+	return file_ace_v1_edit_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *Box) GetX() float64 {
+	if x != nil {
+		return x.X
+	}
+	return 0
+}
+
+func (x *Box) GetY() float64 {
+	if x != nil {
+		return x.Y
+	}
+	return 0
+}
+
+func (x *Box) GetWidth() float64 {
+	if x != nil {
+		return x.Width
+	}
+	return 0
+}
+
+func (x *Box) GetHeight() float64 {
+	if x != nil {
+		return x.Height
+	}
+	return 0
+}
+
+// SlideRevert is a slide a recipe's per-slide gate (gate: per_slide) put
+// back as it was in the original deck.
+type SlideRevert struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	SlideId string                 `protobuf:"bytes,1,opt,name=slide_id,json=slideId,proto3" json:"slide_id,omitempty"`
+	// 1-based slide number.
+	Number int32 `protobuf:"varint,2,opt,name=number,proto3" json:"number,omitempty"`
+	// The new violations that made it fail, one line each.
+	Violations    []string `protobuf:"bytes,3,rep,name=violations,proto3" json:"violations,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SlideRevert) Reset() {
+	*x = SlideRevert{}
+	mi := &file_ace_v1_edit_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SlideRevert) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SlideRevert) ProtoMessage() {}
+
+func (x *SlideRevert) ProtoReflect() protoreflect.Message {
+	mi := &file_ace_v1_edit_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SlideRevert.ProtoReflect.Descriptor instead.
+func (*SlideRevert) Descriptor() ([]byte, []int) {
+	return file_ace_v1_edit_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *SlideRevert) GetSlideId() string {
+	if x != nil {
+		return x.SlideId
+	}
+	return ""
+}
+
+func (x *SlideRevert) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *SlideRevert) GetViolations() []string {
+	if x != nil {
+		return x.Violations
+	}
+	return nil
+}
+
 // Usage is what the model calls of an edit cost.
 type Usage struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -441,7 +727,7 @@ type Usage struct {
 
 func (x *Usage) Reset() {
 	*x = Usage{}
-	mi := &file_ace_v1_edit_proto_msgTypes[3]
+	mi := &file_ace_v1_edit_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -453,7 +739,7 @@ func (x *Usage) String() string {
 func (*Usage) ProtoMessage() {}
 
 func (x *Usage) ProtoReflect() protoreflect.Message {
-	mi := &file_ace_v1_edit_proto_msgTypes[3]
+	mi := &file_ace_v1_edit_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -466,7 +752,7 @@ func (x *Usage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Usage.ProtoReflect.Descriptor instead.
 func (*Usage) Descriptor() ([]byte, []int) {
-	return file_ace_v1_edit_proto_rawDescGZIP(), []int{3}
+	return file_ace_v1_edit_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Usage) GetInputTokens() int64 {
@@ -522,19 +808,22 @@ type EditResult struct {
 	// Violations of the origin and of the final snapshot.
 	OriginViolations int32 `protobuf:"varint,14,opt,name=origin_violations,json=originViolations,proto3" json:"origin_violations,omitempty"`
 	FinalViolations  int32 `protobuf:"varint,15,opt,name=final_violations,json=finalViolations,proto3" json:"final_violations,omitempty"`
-	// Why the edit ended (policy.Outcome): stopped, applied, unchanged,
+	// Why the edit ended (policy.Outcome): stopped, applied, partly_applied, unchanged,
 	// no_judge, budget, turn_cap, interrupted, gate_blocked,
 	// expectation_failed, failed, canceled. status follows from it.
 	Outcome string `protobuf:"bytes,16,opt,name=outcome,proto3" json:"outcome,omitempty"`
 	// Recipe expectations that failed on the final deck, one line each.
-	FailedChecks  []string `protobuf:"bytes,17,rep,name=failed_checks,json=failedChecks,proto3" json:"failed_checks,omitempty"`
+	FailedChecks []string `protobuf:"bytes,17,rep,name=failed_checks,json=failedChecks,proto3" json:"failed_checks,omitempty"`
+	// Slides of the kept iteration that the recipe's per-slide gate put
+	// back as they were in the original (outcome partly_applied).
+	Reverted      []*SlideRevert `protobuf:"bytes,18,rep,name=reverted,proto3" json:"reverted,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *EditResult) Reset() {
 	*x = EditResult{}
-	mi := &file_ace_v1_edit_proto_msgTypes[4]
+	mi := &file_ace_v1_edit_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -546,7 +835,7 @@ func (x *EditResult) String() string {
 func (*EditResult) ProtoMessage() {}
 
 func (x *EditResult) ProtoReflect() protoreflect.Message {
-	mi := &file_ace_v1_edit_proto_msgTypes[4]
+	mi := &file_ace_v1_edit_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -559,7 +848,7 @@ func (x *EditResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditResult.ProtoReflect.Descriptor instead.
 func (*EditResult) Descriptor() ([]byte, []int) {
-	return file_ace_v1_edit_proto_rawDescGZIP(), []int{4}
+	return file_ace_v1_edit_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *EditResult) GetJobId() string {
@@ -681,6 +970,13 @@ func (x *EditResult) GetFailedChecks() []string {
 	return nil
 }
 
+func (x *EditResult) GetReverted() []*SlideRevert {
+	if x != nil {
+		return x.Reverted
+	}
+	return nil
+}
+
 var File_ace_v1_edit_proto protoreflect.FileDescriptor
 
 const file_ace_v1_edit_proto_rawDesc = "" +
@@ -709,7 +1005,7 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"\frouter_model\x18\x06 \x01(\tR\vrouterModel\x12&\n" +
 	"\x0fmax_agent_turns\x18\a \x01(\x05R\rmaxAgentTurns\x12\x0e\n" +
 	"\x02vq\x18\b \x01(\bR\x02vq\x12\x1b\n" +
-	"\tmax_steps\x18\t \x01(\x05R\bmaxSteps\"\xfe\x01\n" +
+	"\tmax_steps\x18\t \x01(\x05R\bmaxSteps\"\xae\x02\n" +
 	"\tIteration\x12\f\n" +
 	"\x01n\x18\x01 \x01(\x05R\x01n\x12\x1a\n" +
 	"\bsnapshot\x18\x02 \x01(\tR\bsnapshot\x12\x19\n" +
@@ -721,13 +1017,37 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"\n" +
 	"tool_calls\x18\a \x01(\x05R\ttoolCalls\x12\x1f\n" +
 	"\vduration_ms\x18\b \x01(\x03R\n" +
-	"durationMsB\b\n" +
-	"\x06_score\"\x8f\x01\n" +
+	"durationMs\x12.\n" +
+	"\ablocked\x18\t \x03(\v2\x14.ace.v1.BlockedSlideR\ablockedB\b\n" +
+	"\x06_score\"\x91\x01\n" +
+	"\fBlockedSlide\x12\x19\n" +
+	"\bslide_id\x18\x01 \x01(\tR\aslideId\x12\x16\n" +
+	"\x06number\x18\x02 \x01(\x05R\x06number\x12\x1b\n" +
+	"\timage_ref\x18\x03 \x01(\tR\bimageRef\x121\n" +
+	"\n" +
+	"violations\x18\x04 \x03(\v2\x11.ace.v1.ViolationR\n" +
+	"violations\"w\n" +
+	"\tViolation\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x19\n" +
+	"\bnode_ids\x18\x02 \x03(\tR\anodeIds\x12#\n" +
+	"\x06bounds\x18\x03 \x03(\v2\v.ace.v1.BoxR\x06bounds\x12\x16\n" +
+	"\x06reason\x18\x04 \x01(\tR\x06reason\"O\n" +
+	"\x03Box\x12\f\n" +
+	"\x01x\x18\x01 \x01(\x01R\x01x\x12\f\n" +
+	"\x01y\x18\x02 \x01(\x01R\x01y\x12\x14\n" +
+	"\x05width\x18\x03 \x01(\x01R\x05width\x12\x16\n" +
+	"\x06height\x18\x04 \x01(\x01R\x06height\"`\n" +
+	"\vSlideRevert\x12\x19\n" +
+	"\bslide_id\x18\x01 \x01(\tR\aslideId\x12\x16\n" +
+	"\x06number\x18\x02 \x01(\x05R\x06number\x12\x1e\n" +
+	"\n" +
+	"violations\x18\x03 \x03(\tR\n" +
+	"violations\"\x8f\x01\n" +
 	"\x05Usage\x12!\n" +
 	"\finput_tokens\x18\x01 \x01(\x03R\vinputTokens\x12#\n" +
 	"\routput_tokens\x18\x02 \x01(\x03R\foutputTokens\x12#\n" +
 	"\rcached_tokens\x18\x03 \x01(\x03R\fcachedTokens\x12\x19\n" +
-	"\bcost_usd\x18\x04 \x01(\x01R\acostUsd\"\xdf\x04\n" +
+	"\bcost_usd\x18\x04 \x01(\x01R\acostUsd\"\x90\x05\n" +
 	"\n" +
 	"EditResult\x12\x15\n" +
 	"\x06job_id\x18\x01 \x01(\tR\x05jobId\x12\x19\n" +
@@ -751,7 +1071,8 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"\x11origin_violations\x18\x0e \x01(\x05R\x10originViolations\x12)\n" +
 	"\x10final_violations\x18\x0f \x01(\x05R\x0ffinalViolations\x12\x18\n" +
 	"\aoutcome\x18\x10 \x01(\tR\aoutcome\x12#\n" +
-	"\rfailed_checks\x18\x11 \x03(\tR\ffailedChecks*\x88\x01\n" +
+	"\rfailed_checks\x18\x11 \x03(\tR\ffailedChecks\x12/\n" +
+	"\breverted\x18\x12 \x03(\v2\x13.ace.v1.SlideRevertR\breverted*\x88\x01\n" +
 	"\n" +
 	"EditStatus\x12\x1b\n" +
 	"\x17EDIT_STATUS_UNSPECIFIED\x10\x00\x12\x12\n" +
@@ -773,25 +1094,33 @@ func file_ace_v1_edit_proto_rawDescGZIP() []byte {
 }
 
 var file_ace_v1_edit_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_ace_v1_edit_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
+var file_ace_v1_edit_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
 var file_ace_v1_edit_proto_goTypes = []any{
-	(EditStatus)(0),     // 0: ace.v1.EditStatus
-	(*EditRequest)(nil), // 1: ace.v1.EditRequest
-	(*EditOptions)(nil), // 2: ace.v1.EditOptions
-	(*Iteration)(nil),   // 3: ace.v1.Iteration
-	(*Usage)(nil),       // 4: ace.v1.Usage
-	(*EditResult)(nil),  // 5: ace.v1.EditResult
+	(EditStatus)(0),      // 0: ace.v1.EditStatus
+	(*EditRequest)(nil),  // 1: ace.v1.EditRequest
+	(*EditOptions)(nil),  // 2: ace.v1.EditOptions
+	(*Iteration)(nil),    // 3: ace.v1.Iteration
+	(*BlockedSlide)(nil), // 4: ace.v1.BlockedSlide
+	(*Violation)(nil),    // 5: ace.v1.Violation
+	(*Box)(nil),          // 6: ace.v1.Box
+	(*SlideRevert)(nil),  // 7: ace.v1.SlideRevert
+	(*Usage)(nil),        // 8: ace.v1.Usage
+	(*EditResult)(nil),   // 9: ace.v1.EditResult
 }
 var file_ace_v1_edit_proto_depIdxs = []int32{
 	2, // 0: ace.v1.EditRequest.options:type_name -> ace.v1.EditOptions
-	0, // 1: ace.v1.EditResult.status:type_name -> ace.v1.EditStatus
-	3, // 2: ace.v1.EditResult.iterations:type_name -> ace.v1.Iteration
-	4, // 3: ace.v1.EditResult.usage:type_name -> ace.v1.Usage
-	4, // [4:4] is the sub-list for method output_type
-	4, // [4:4] is the sub-list for method input_type
-	4, // [4:4] is the sub-list for extension type_name
-	4, // [4:4] is the sub-list for extension extendee
-	0, // [0:4] is the sub-list for field type_name
+	4, // 1: ace.v1.Iteration.blocked:type_name -> ace.v1.BlockedSlide
+	5, // 2: ace.v1.BlockedSlide.violations:type_name -> ace.v1.Violation
+	6, // 3: ace.v1.Violation.bounds:type_name -> ace.v1.Box
+	0, // 4: ace.v1.EditResult.status:type_name -> ace.v1.EditStatus
+	3, // 5: ace.v1.EditResult.iterations:type_name -> ace.v1.Iteration
+	8, // 6: ace.v1.EditResult.usage:type_name -> ace.v1.Usage
+	7, // 7: ace.v1.EditResult.reverted:type_name -> ace.v1.SlideRevert
+	8, // [8:8] is the sub-list for method output_type
+	8, // [8:8] is the sub-list for method input_type
+	8, // [8:8] is the sub-list for extension type_name
+	8, // [8:8] is the sub-list for extension extendee
+	0, // [0:8] is the sub-list for field type_name
 }
 
 func init() { file_ace_v1_edit_proto_init() }
@@ -806,7 +1135,7 @@ func file_ace_v1_edit_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ace_v1_edit_proto_rawDesc), len(file_ace_v1_edit_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   5,
+			NumMessages:   9,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
