@@ -138,6 +138,7 @@ func TestEveryOutcomeHasOneMapping(t *testing.T) {
 	}{
 		Stopped:           {acev1.EditStatus_EDIT_STATUS_OK, 0, "ok"},
 		Applied:           {acev1.EditStatus_EDIT_STATUS_OK, 0, "ok"},
+		PartlyApplied:     {acev1.EditStatus_EDIT_STATUS_NOT_MET, 3, "warn"},
 		Unchanged:         {acev1.EditStatus_EDIT_STATUS_OK, 0, "ok"},
 		NoJudge:           {acev1.EditStatus_EDIT_STATUS_OK, 0, "ok"},
 		Budget:            {acev1.EditStatus_EDIT_STATUS_NOT_MET, 3, "warn"},
@@ -179,5 +180,25 @@ func TestEveryOutcomeHasOneMapping(t *testing.T) {
 	}
 	if got := BatchExitCode([]Outcome{Stopped, Unchanged}); got != ExitOK {
 		t.Errorf("a batch of met decks exits %d", got)
+	}
+}
+
+// A pure recipe whose per-slide gate reverted slides is partly_applied;
+// when the reverts leave the origin, gate_blocked, never unchanged.
+func TestStopOutcomeOfThePerSlideGate(t *testing.T) {
+	for _, c := range []struct {
+		it   Iteration
+		want Outcome
+		why  string
+	}{
+		{Iteration{N: 1, Snapshot: "s", GatePassed: true}, Applied, "the geometry gate passed"},
+		{Iteration{N: 1, Snapshot: "s", GatePassed: true, Reverted: 2}, PartlyApplied, "reverted 2 slides"},
+		{Iteration{N: 1, Snapshot: "o", GatePassed: true, Reverted: 1}, GateBlocked, "reverted 1 slide"},
+		{Iteration{N: 1, Snapshot: "o", GatePassed: true}, Unchanged, "no step matched"},
+	} {
+		got, why := StopOutcome(Default, "o", []Iteration{c.it}, true)
+		if got != c.want || !strings.Contains(why, c.why) {
+			t.Errorf("%+v: %s %q, want %s with %q", c.it, got, why, c.want, c.why)
+		}
 	}
 }
