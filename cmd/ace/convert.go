@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/acecanvas/ace/internal/fonts"
 	"io"
 	"os"
 	"path/filepath"
@@ -68,6 +69,7 @@ type convertReport struct {
 	Slides    int
 	Counts    map[scenegraph.NodeType]int
 	Warnings  []string
+	Fonts     []fonts.Face // every Latin face the text names, as drawn here
 	Read      time.Duration
 	Write     time.Duration
 	OutBytes  int
@@ -140,6 +142,10 @@ func runConvert(ctx context.Context, stdout io.Writer, in, out string, f convert
 		return badInput(fmt.Errorf("convert: %s: unknown input format %q (want .pptx or .json)", in, inExt))
 	}
 	rep.Read = time.Since(t0)
+	rep.Fonts = fonts.Used(d)
+	for _, f := range fonts.Substituted(rep.Fonts) {
+		rep.Warnings = append(rep.Warnings, "font: "+f.Line())
+	}
 
 	t1 := time.Now()
 	var outBytes []byte
@@ -247,6 +253,10 @@ func printConvertReport(w io.Writer, r convertReport) {
 		}
 	}
 	fmt.Fprintf(w, "  %-11s %6d\n", "total", total)
+	fmt.Fprintf(w, "fonts: %s named, %d drawn in another face\n", plural(len(r.Fonts), "face"), len(fonts.Substituted(r.Fonts)))
+	for _, f := range r.Fonts {
+		fmt.Fprintf(w, "  %s, %s\n", f.Line(), plural(f.Runs, "run"))
+	}
 	fmt.Fprintf(w, "approximations: %d\n", len(r.Warnings))
 	for _, m := range r.Warnings {
 		fmt.Fprintf(w, "  - %s\n", m)

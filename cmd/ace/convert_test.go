@@ -40,7 +40,7 @@ func TestConvertRoundTrip(t *testing.T) {
 	if err := runConvert(context.Background(), &rep, in, js, convertFlags{report: true}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"slides: 4", "SLIDE", "TEXT", "time: read"} {
+	for _, want := range []string{"slides: 4", "SLIDE", "TEXT", "time: read", "fonts: "} {
 		if !strings.Contains(rep.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, rep.String())
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/acecanvas/ace/internal/fonts"
 	"io"
 	"os"
 	"path/filepath"
@@ -119,7 +120,13 @@ func runRender(ctx context.Context, stdout io.Writer, deckPath string, f renderF
 	if err != nil {
 		return err
 	}
-	return writeRenderOutputs(stdout, f.outDir, res, f.contact, time.Since(start))
+	if err := writeRenderOutputs(stdout, f.outDir, res, f.contact, time.Since(start)); err != nil {
+		return err
+	}
+	for _, face := range fonts.Substituted(fonts.Used(d)) {
+		fmt.Fprintf(stdout, "font: %s\n", face.Line())
+	}
+	return nil
 }
 
 // loadDeckForRender reads a .pptx through the importer, or a .json scene

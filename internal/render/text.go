@@ -7,48 +7,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/acecanvas/ace/internal/fonts"
 	"github.com/acecanvas/ace/internal/scenegraph"
-)
-
-// Fallback chains appended after a run's own faces, per DrawingML script
-// slot, so CJK, Arabic, Hebrew, Thai and Devanagari get real glyphs
-// (Debian fonts-noto-core, fonts-noto-cjk) whatever the deck names.
-// Metric-compatible substitutes come first for the Office faces decks name
-// most (Carlito for Calibri, Caladea for Cambria, Liberation for Arial,
-// Times New Roman and Courier New), so line breaks match PowerPoint's. A
-// face that is not installed and has no known substitute falls to Noto
-// Sans, serif designs too: it is the face fontconfig, and so LibreOffice,
-// picks on this machine, and the narrower choice. Falling back to Noto
-// Serif for serif names broke display words mid-word ("Minimalisti/c" in
-// Alice at 110 pt) and cost mean SSIM against LibreOffice on the real decks
-// (career-tips 0.961 vs 0.922, table-report 0.982 vs 0.938; fidelity test).
-var (
-	sansFallback    = []string{"Noto Sans", "Liberation Sans"}
-	eastAsianChain  = []string{"Noto Sans CJK SC", "Noto Sans CJK JP", "Noto Sans CJK KR", "Noto Sans CJK TC", "Droid Sans Fallback"}
-	complexChain    = []string{"Noto Sans Arabic", "Noto Naskh Arabic", "Noto Sans Hebrew", "Noto Sans Thai", "Noto Sans Devanagari", "Noto Sans Bengali"}
-	symbolChain     = []string{"Noto Sans Symbols", "Noto Sans Symbols2", "Noto Color Emoji", "DejaVu Sans", "sans-serif"}
-	fontSubstitutes = map[string][]string{
-		"calibri":         {"Carlito", "Liberation Sans"},
-		"calibri light":   {"Carlito", "Liberation Sans"},
-		"cambria":         {"Caladea", "Liberation Serif"},
-		"arial":           {"Liberation Sans"},
-		"helvetica":       {"Liberation Sans"},
-		"helvetica neue":  {"Liberation Sans"},
-		"times new roman": {"Liberation Serif"},
-		"times":           {"Liberation Serif"},
-		"courier new":     {"Liberation Mono"},
-		"courier":         {"Liberation Mono"},
-		"consolas":        {"Liberation Mono", "DejaVu Sans Mono"},
-		"arial narrow":    {"Liberation Sans Narrow"},
-		"microsoft yahei": {"Noto Sans CJK SC"},
-		"微软雅黑":            {"Noto Sans CJK SC"},
-		"simhei":          {"Noto Sans CJK SC"},
-		"simsun":          {"Noto Serif CJK SC"},
-		"ms gothic":       {"Noto Sans CJK JP"},
-		"ms mincho":       {"Noto Serif CJK JP"},
-		"yu gothic":       {"Noto Sans CJK JP"},
-		"malgun gothic":   {"Noto Sans CJK KR"},
-	}
 )
 
 // safeFontName keeps letters, digits, spaces and a few punctuation marks, so
@@ -108,28 +68,10 @@ func (b *builder) fontStackFor(s scenegraph.TypeStyle, slot int) string {
 		seen[strings.ToLower(n)] = true
 		names = append(names, n)
 	}
-	resolve := func(n string) string {
-		// Theme font references (+mj-lt, +mn-ea, ...) name a token slot.
-		switch strings.ToLower(strings.TrimSpace(n)) {
-		case "+mj-lt":
-			return b.deck.Tokens.Fonts.Major.Latin
-		case "+mn-lt":
-			return b.deck.Tokens.Fonts.Minor.Latin
-		case "+mj-ea":
-			return b.deck.Tokens.Fonts.Major.EastAsian
-		case "+mn-ea":
-			return b.deck.Tokens.Fonts.Minor.EastAsian
-		case "+mj-cs":
-			return b.deck.Tokens.Fonts.Major.Complex
-		case "+mn-cs":
-			return b.deck.Tokens.Fonts.Minor.Complex
-		}
-		return n
-	}
 	withSubs := func(n string) {
-		n = resolve(n)
+		n = fonts.ThemeFace(b.deck, n)
 		add(n)
-		for _, s := range fontSubstitutes[strings.ToLower(strings.TrimSpace(n))] {
+		for _, s := range fonts.Substitutes(n) {
 			add(s)
 		}
 	}
@@ -147,19 +89,19 @@ func (b *builder) fontStackFor(s scenegraph.TypeStyle, slot int) string {
 	}
 	latinPart := func() {
 		withSubs(latin)
-		for _, f := range sansFallback {
+		for _, f := range fonts.SansFallback {
 			add(f)
 		}
 	}
 	eaPart := func() {
 		withSubs(ea)
-		for _, f := range eastAsianChain {
+		for _, f := range fonts.EastAsianChain {
 			add(f)
 		}
 	}
 	csPart := func() {
 		withSubs(cs)
-		for _, f := range complexChain {
+		for _, f := range fonts.ComplexChain {
 			add(f)
 		}
 	}
@@ -177,7 +119,7 @@ func (b *builder) fontStackFor(s scenegraph.TypeStyle, slot int) string {
 		eaPart()
 		csPart()
 	}
-	for _, f := range symbolChain {
+	for _, f := range fonts.SymbolChain {
 		add(f)
 	}
 	parts := make([]string, 0, len(names))

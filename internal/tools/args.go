@@ -105,19 +105,25 @@ func sortedKeys[V any](m map[string]V) []string {
 
 func ptr[T any](v T) *T { return &v }
 
-// fontWeightOf maps a Figma font style name ("Bold", "SemiBold Italic") to
-// a weight and italic flag.
-func fontWeightOf(style string) (int, bool) {
-	s := strings.ToLower(strings.ReplaceAll(style, " ", ""))
-	italic := strings.Contains(s, "italic")
-	s = strings.ReplaceAll(s, "italic", "")
-	w := map[string]int{"thin": 100, "hairline": 100, "extralight": 200, "ultralight": 200, "light": 300,
-		"": 400, "regular": 400, "normal": 400, "book": 400, "medium": 500, "semibold": 600, "demibold": 600,
-		"bold": 700, "extrabold": 800, "ultrabold": 800, "black": 900, "heavy": 900}[s]
-	if w == 0 {
-		w = 400
+// fontWeights maps the weight words of font style names (Figma's and the
+// OpenType usWeightClass names, CSS Fonts 4 §2.2) to weights.
+var fontWeights = map[string]int{"thin": 100, "hairline": 100, "extralight": 200, "ultralight": 200, "light": 300,
+	"": 400, "regular": 400, "normal": 400, "book": 400, "medium": 500, "semibold": 600, "demibold": 600,
+	"bold": 700, "extrabold": 800, "ultrabold": 800, "black": 900, "heavy": 900}
+
+// fontWeightOf maps a Figma font style name ("Bold", "SemiBold Italic",
+// "Light Oblique") to a weight and italic flag. A style whose weight word
+// is unknown ("UltraHeavyOblique") is an error naming the known words: it
+// would otherwise be drawn Regular without a word.
+func fontWeightOf(style string) (int, bool, error) {
+	s := strings.ToLower(strings.NewReplacer(" ", "", "-", "", "_", "").Replace(style))
+	italic := strings.Contains(s, "italic") || strings.Contains(s, "oblique")
+	s = strings.NewReplacer("italic", "", "oblique", "").Replace(s)
+	w, ok := fontWeights[s]
+	if !ok {
+		return 0, false, fmt.Errorf("fontStyle %q: unknown weight; use Thin, ExtraLight, Light, Regular, Medium, SemiBold, Bold, ExtraBold or Black, optionally followed by Italic", style)
 	}
-	return w, italic
+	return w, italic, nil
 }
 
 // hasScript reports which DrawingML script slots a text needs: East Asian

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"github.com/acecanvas/ace/internal/fonts"
 	"strings"
 
 	sg "github.com/acecanvas/ace/internal/scenegraph"
@@ -154,7 +155,10 @@ func contentTextTools() []Tool {
 				}
 				patch := sg.TypeStyle{FontSize: a.FontSize, FontWeight: a.FontWeight, Italic: a.Italic}
 				if a.FontStyle != "" {
-					w, it := fontWeightOf(a.FontStyle)
+					w, it, err := fontWeightOf(a.FontStyle)
+					if err != nil {
+						return Result{}, err
+					}
 					if patch.FontWeight == 0 {
 						patch.FontWeight = w
 					}
@@ -188,7 +192,13 @@ func contentTextTools() []Tool {
 				if err := styleText(n, a.textRange, patch, nil); err != nil {
 					return Result{}, err
 				}
-				return changed(n.ID), nil
+				res := changed(n.ID)
+				if a.FontFamily != "" {
+					if f := fonts.Resolve(fonts.ThemeFace(e.Deck, a.FontFamily)); f.DrawnAs != "" && !f.MetricCompatible {
+						res.Warnings = append(res.Warnings, fmt.Sprintf("%s: font family %q is not installed and has no metric-compatible substitute: the renderer draws it as %s, so widths and line breaks are measured in that face; check the name or pick an installed family", n.ID, a.FontFamily, f.DrawnAs))
+					}
+				}
+				return res, nil
 			}),
 		def(ModuleContent, "set_text_color", false,
 			"Set the colour of a text, whole or a range (start/end or substring), by value or design token.",

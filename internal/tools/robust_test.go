@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acecanvas/ace/internal/fonts"
 	sg "github.com/acecanvas/ace/internal/scenegraph"
 )
 
@@ -398,5 +399,33 @@ func TestAddFooterAvoidsMeasuredPaint(t *testing.T) {
 	plain, res2 := apply(t, d, Options{}, call("add_footer", map[string]any{"text": "Confidential", "slideIds": []string{"slide-13"}}))
 	if b2 := sg.NewIndex(plain).AbsoluteBounds(res2[0].Created[0]); b2 == box {
 		t.Error("the measurement made no difference")
+	}
+}
+
+// TestFontStyleAndFamilyAreChecked (issue 16 item 10): a style with an
+// unknown weight word is refused with the known words; "Oblique" is
+// italic; a family that is neither installed nor has a metric-compatible
+// substitute is applied with a warning naming the face drawn instead.
+func TestFontStyleAndFamilyAreChecked(t *testing.T) {
+	d := fixture(t)
+	title := named(t, d, 1, "Title")
+	_, _, err := Apply(d, []Call{call("set_text_font", map[string]any{"nodeId": title.ID, "fontStyle": "UltraHeavyOblique"})}, Options{})
+	if err == nil || !strings.Contains(err.Error(), `fontStyle "UltraHeavyOblique"`) || !strings.Contains(err.Error(), "SemiBold") {
+		t.Fatalf("unknown style: %v", err)
+	}
+	out, _ := apply(t, d, Options{}, call("set_text_font", map[string]any{"nodeId": title.ID, "fontStyle": "Light Oblique"}))
+	if st := nodeIn(t, out, title.ID).StyleAt(0); st.FontWeight != 300 || st.Italic == nil || !*st.Italic {
+		t.Errorf("Light Oblique gave weight %d italic %v", st.FontWeight, st.Italic)
+	}
+	if _, ok := fonts.Installed("Noto Sans"); !ok {
+		t.Skip("fontconfig not installed")
+	}
+	_, res := apply(t, d, Options{}, call("set_text_font", map[string]any{"nodeId": title.ID, "fontFamily": "Gill Sans MT"}))
+	if len(res) != 1 || len(res[0].Warnings) != 1 || !strings.Contains(res[0].Warnings[0], `"Gill Sans MT" is not installed`) || !strings.Contains(res[0].Warnings[0], "Noto Sans") {
+		t.Errorf("unknown family warnings: %+v", res)
+	}
+	_, res = apply(t, d, Options{}, call("set_text_font", map[string]any{"nodeId": title.ID, "fontFamily": "Calibri"}))
+	if len(res[0].Warnings) != 0 {
+		t.Errorf("Calibri (drawn as Carlito, metric-compatible) warned: %v", res[0].Warnings)
 	}
 }
