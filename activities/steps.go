@@ -8,9 +8,11 @@ import (
 	"go.temporal.io/sdk/activity"
 
 	"github.com/acecanvas/ace/internal/editloop"
+	"github.com/acecanvas/ace/internal/formats/pptx"
 	"github.com/acecanvas/ace/internal/observe"
 	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/runner"
+	"github.com/acecanvas/ace/internal/scenegraph"
 	"github.com/acecanvas/ace/internal/telemetry"
 )
 
@@ -124,8 +126,15 @@ func (a *Activities) Export(ctx context.Context, in editloop.ExportInput) (editl
 }
 
 // isBadInput reports errors a retry cannot change: a recipe that does not
-// compile, a tool that is not deterministic, an unknown export format.
+// compile, a tool that is not deterministic, an unknown export format, a
+// deck the validator refuses (a character a slide file cannot hold, a
+// coordinate out of range: the problem names the node and field) and XML
+// the exporter generated but cannot parse back (the same deck fails the
+// same way every time).
 func isBadInput(err error) bool {
 	var re *recipe.Error
-	return errors.As(err, &re) || errors.Is(err, runner.ErrNotDeterministic) || errors.Is(err, runner.ErrBadFormat)
+	var ve *scenegraph.ValidationError
+	var bc *scenegraph.BadCharError
+	return errors.As(err, &re) || errors.Is(err, runner.ErrNotDeterministic) || errors.Is(err, runner.ErrBadFormat) ||
+		errors.As(err, &ve) || errors.As(err, &bc) || errors.Is(err, pptx.ErrGeneratedXML)
 }

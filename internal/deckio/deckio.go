@@ -81,6 +81,11 @@ func decodeAs(f Format, name string, data []byte) (*sg.Deck, sg.Blobs, error) {
 			// The importer names the file by its base name; name it once,
 			// by the path the user gave.
 			if rest, ok := strings.CutPrefix(err.Error(), filepath.Base(name)+": "); ok {
+				// Keep the typed cause (a *scenegraph.ValidationError,
+				// say) when the importer wrapped one.
+				if inner := errors.Unwrap(err); inner != nil && inner.Error() == rest {
+					return nil, nil, fmt.Errorf("%s: %w", name, inner)
+				}
 				return nil, nil, fmt.Errorf("%s: %s", name, rest)
 			}
 			return nil, nil, fmt.Errorf("%s: %w", name, err)

@@ -84,7 +84,8 @@ var DefaultLimits = Limits{
 // See DecodeWithLimits.
 func Decode(data []byte) (*Deck, error) { return DecodeWithLimits(data, DefaultLimits) }
 
-// DecodeWithLimits parses and validates a deck. Syntax errors say the byte
+// DecodeWithLimits parses and validates a deck (after NormalizeDeckText:
+// U+000B in text becomes the line break U+2028). Syntax errors say the byte
 // offset, line and column; a truncated input says so; a value of the wrong
 // type names the field; an unknown field is rejected by name (a misspelt key
 // would otherwise be lost silently). When the JSON parses but the deck is
@@ -103,10 +104,27 @@ func DecodeWithLimits(data []byte, lim Limits) (*Deck, error) {
 	if dec.More() {
 		return nil, fmt.Errorf("deck JSON: unexpected data after the deck object at byte %d", dec.InputOffset())
 	}
+	NormalizeDeckText(&d)
 	if err := ValidateWithLimits(&d, lim); err != nil {
 		return &d, err
 	}
 	return &d, nil
+}
+
+// NormalizeDeckText applies NormalizeText to every node's characters and
+// speaker notes (U+000B becomes the line break U+2028). Decode and the
+// importers call it before validating, so PowerPoint's soft return from
+// any source is a line break, not a character the export must refuse.
+func NormalizeDeckText(d *Deck) {
+	for _, s := range d.Slides {
+		s.Walk(func(n, _ *Node, _ int) bool {
+			n.Characters = NormalizeText(n.Characters)
+			if n.Slide != nil {
+				n.Slide.Notes = NormalizeText(n.Slide.Notes)
+			}
+			return true
+		})
+	}
 }
 
 func describeJSONError(data []byte, err error, off int64) error {

@@ -11,12 +11,25 @@ import (
 
 // Problem is one thing wrong with a deck, at a JSON path such as
 // "slides[2].children[0].size.x".
+//
+// Node is the id of the node the problem is in (empty for deck-level
+// problems), so a message can name the node a user or a model sees.
+// Value is set for a problem a repair cannot come from the deck's own
+// structure: a number out of range or a character a slide file cannot
+// hold (see ValidateValues).
 type Problem struct {
-	Path string `json:"path"`
-	Msg  string `json:"message"`
+	Path  string `json:"path"`
+	Node  string `json:"node,omitempty"`
+	Msg   string `json:"message"`
+	Value bool   `json:"value,omitempty"`
 }
 
-func (p Problem) String() string { return p.Path + ": " + p.Msg }
+func (p Problem) String() string {
+	if p.Node != "" {
+		return p.Path + " (node " + strconv.Quote(p.Node) + "): " + p.Msg
+	}
+	return p.Path + ": " + p.Msg
+}
 
 // ValidationError lists every problem Validate found, in document order.
 type ValidationError struct {
@@ -56,6 +69,27 @@ func ValidateWithLimits(d *Deck, lim Limits) error {
 	return &ValidationError{Problems: v.probs}
 }
 
+// ValidateValues returns nil or a *ValidationError listing only the value
+// problems Validate finds: non-finite numbers, coordinates and lengths
+// outside MaxCoordinatePx, and characters a slide file cannot hold
+// (CheckText). The importers run it, so a file that would parse into an
+// unexportable deck is refused at import with the node and field named,
+// while structural oddities PowerPoint tolerates are left to the tools.
+func ValidateValues(d *Deck) error {
+	v := &validator{d: d, lim: DefaultLimits, seen: map[string]string{}, ptrs: map[*Node]bool{}}
+	v.deck()
+	var out []Problem
+	for _, p := range v.probs {
+		if p.Value {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return &ValidationError{Problems: out}
+}
+
 type validator struct {
 	d      *Deck
 	lim    Limits
@@ -66,12 +100,28 @@ type validator struct {
 	stack  []string // ids of ancestors
 	ends   []endpointRef
 	capped bool
+	cur    string // id of the node being checked
 }
 
 type endpointRef struct{ path, id string }
 
 func (v *validator) add(path, format string, args ...any) {
-	v.probs = append(v.probs, Problem{Path: path, Msg: fmt.Sprintf(format, args...)})
+	v.probs = append(v.probs, Problem{Path: path, Node: v.cur, Msg: fmt.Sprintf(format, args...)})
+}
+
+// addValue adds a value problem (see Problem.Value).
+func (v *validator) addValue(path, format string, args ...any) {
+	v.probs = append(v.probs, Problem{Path: path, Node: v.cur, Msg: fmt.Sprintf(format, args...), Value: true})
+}
+
+// chars checks a string field that export writes into XML.
+func (v *validator) chars(p, leaf, s string) {
+	if s == "" {
+		return
+	}
+	if err := CheckText(s); err != nil {
+		v.addValue(p+leaf, "%v", err)
+	}
 }
 
 func (v *validator) deck() {
@@ -84,6 +134,7 @@ func (v *validator) deck() {
 	if d.Width == 0 || d.Height == 0 {
 		v.add("width", "slide size %gx%g px: both must be positive (16:9 PPTX is 1280x720)", d.Width, d.Height)
 	}
+	v.chars("name", "", d.Name)
 	if v.lim.MaxSlides > 0 && len(d.Slides) > v.lim.MaxSlides {
 		v.add("slides", "%d slides, over the limit of %d", len(d.Slides), v.lim.MaxSlides)
 	}
@@ -126,6 +177,7 @@ func (v *validator) deck() {
 		}
 	}
 	for i, sec := range d.Sections {
+		v.chars(fmt.Sprintf("sections[%d].name", i), "", sec.Name)
 		for j, id := range sec.SlideIDs {
 			if !ids[id] {
 				v.add(fmt.Sprintf("sections[%d].slideIds[%d]", i, j), "section %q names slide %q, which is not in the deck", sec.Name, id)
@@ -153,6 +205,9 @@ func (v *validator) node(p string, n, parent *Node, depth int) {
 	}
 	v.ptrs[n] = true
 	v.nodes++
+	outer := v.cur
+	v.cur = n.ID
+	defer func() { v.cur = outer }()
 	if v.lim.MaxNodes > 0 && v.nodes > v.lim.MaxNodes {
 		v.add(p, "more than %d nodes in the deck; split the deck or raise Limits.MaxNodes", v.lim.MaxNodes)
 		v.capped = true
@@ -186,6 +241,20 @@ func (v *validator) node(p string, n, parent *Node, depth int) {
 	}
 
 	v.geometry(p, n)
+	v.chars(p, ".name", n.Name)
+	v.chars(p, ".altText", n.AltText)
+	if n.Link != nil {
+		v.chars(p, ".hyperlink.url", n.Link.URL)
+	}
+	if n.Slide != nil {
+		// Speaker notes are not checked: the exporter writes U+000B and
+		// U+2028 in them as a:br and drops what XML cannot hold
+		// (pptx notesRuns); tool calls refuse such characters anyway.
+		v.chars(p, ".slide.layout", n.Slide.Layout)
+	}
+	if n.Math != nil {
+		v.chars(p, ".math.latex", n.Math.LaTeX)
+	}
 	v.paints(p, ".fills", n.Fills)
 	v.paints(p, ".strokes", n.Strokes)
 	v.nonNeg(p, ".strokeWeight", n.StrokeWeight)
@@ -328,6 +397,7 @@ func (v *validator) text(p string, n *Node) {
 	if !utf8.ValidString(t.Characters) {
 		v.add(p+".characters", "text is not valid UTF-8")
 	}
+	v.chars(p, ".characters", t.Characters)
 	runes := t.RuneCount()
 	if v.lim.MaxTextRunes > 0 && runes > v.lim.MaxTextRunes {
 		v.add(p+".characters", "text of %d characters, over the limit of %d", runes, v.lim.MaxTextRunes)
@@ -391,6 +461,12 @@ func (v *validator) text(p string, n *Node) {
 
 func (v *validator) style(p, leaf string, s *TypeStyle) {
 	p += leaf
+	v.chars(p, ".fontFamily", s.FontFamily)
+	v.chars(p, ".fontFamilyEastAsian", s.FontFamilyEastAsian)
+	v.chars(p, ".fontFamilyComplex", s.FontFamilyComplex)
+	if s.Link != nil {
+		v.chars(p, ".hyperlink.url", s.Link.URL)
+	}
 	v.nonNeg(p, ".fontSize", s.FontSize)
 	if s.FontWeight < 0 || s.FontWeight > 1000 {
 		v.add(p+".fontWeight", "font weight %d outside 1..1000", s.FontWeight)
@@ -496,13 +572,22 @@ func (v *validator) typed(p string, n *Node) {
 			v.add(p+".chart", "CHART without data")
 			return
 		}
+		v.chars(p, ".chart.title", n.Chart.Title)
+		v.chars(p, ".chart.xAxisTitle", n.Chart.XAxisTitle)
+		v.chars(p, ".chart.yAxisTitle", n.Chart.YAxisTitle)
+		for i, c := range n.Chart.Categories {
+			v.chars(fmt.Sprintf("%s.chart.categories[%d]", p, i), "", c)
+		}
 		for i, s := range n.Chart.Series {
 			sp := fmt.Sprintf("%s.chart.series[%d]", p, i)
+			v.chars(sp, ".name", s.Name)
 			if n.Chart.ChartType != ChartScatter && len(s.Values) != len(n.Chart.Categories) {
 				v.add(sp+".values", "series %q has %d values for %d categories", s.Name, len(s.Values), len(n.Chart.Categories))
 			}
 			for j, x := range s.Values {
-				v.num(fmt.Sprintf("%s.values[%d]", sp, j), "", x, false)
+				if !finite(x) {
+					v.addValue(fmt.Sprintf("%s.values[%d]", sp, j), "not a finite number (%v)", x)
+				}
 			}
 		}
 	case TypeMath:

@@ -216,12 +216,17 @@ func (e *Env) runAll(calls []Call) ([]Result, error) {
 	return results, nil
 }
 
-// exec validates the arguments, runs the tool (turning a panic into an
+// exec cleans the text of the arguments (cleanArgs: U+000B becomes a line
+// break, characters a slide file cannot hold are refused), validates them,
+// runs the tool (turning a panic into an
 // error), and re-lays-out what the call touched.
 func (e *Env) exec(c Call) (res Result, err error) {
 	t, ok := Registry().Get(c.Tool)
 	if !ok {
 		return Result{}, fmt.Errorf("unknown tool %q; list the catalogue with `ace tools`%s", c.Tool, suggest(c.Tool))
+	}
+	if c.Args, err = cleanArgs(t.Name, c.Args); err != nil {
+		return Result{}, err
 	}
 	if err := validateArgs(t.compiled, t.Name, t.Schema, c.Args); err != nil {
 		return Result{}, err

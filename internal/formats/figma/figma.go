@@ -152,6 +152,14 @@ func ImportDetailed(data []byte, o Options) (*sg.Deck, sg.Blobs, []string, error
 	}
 	im.dropDanglingEndpoints()
 	im.deck.SyncIDSeq()
+	// U+000B becomes a line break; other control characters, U+FFFE and
+	// numbers that are not finite or lie outside a slide file's
+	// coordinate range are refused here, with the node and field named,
+	// rather than failing at export.
+	sg.NormalizeDeckText(im.deck)
+	if err := sg.ValidateValues(im.deck); err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
 	return im.deck, im.blobs, im.warns, nil
 }
 

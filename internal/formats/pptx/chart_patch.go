@@ -125,7 +125,7 @@ func (ce *chartEdit) fragment(frag string) (*xnode, error) {
 	b.WriteString(">" + frag + "</c:fragment>")
 	doc, err := parseXML("chart fragment", []byte(b.String()), xmlLimits{maxDepth: 256})
 	if err != nil {
-		return nil, fmt.Errorf("generated chart XML is invalid (bug): %w", err)
+		return nil, fmt.Errorf("%w: chart (bug): %w", ErrGeneratedXML, err)
 	}
 	el := doc.root().elems()
 	if len(el) != 1 {

@@ -1,6 +1,7 @@
 package pptx
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"strconv"
@@ -13,6 +14,11 @@ const (
 	ctSlide = "application/vnd.openxmlformats-officedocument.presentationml.slide+xml"
 	ctChart = "application/vnd.openxmlformats-officedocument.drawingml.chart+xml"
 )
+
+// ErrGeneratedXML marks an export that produced XML it cannot parse back:
+// a fault of the exporter on this deck, not of the file system or the
+// network, so retrying the export gives the same error.
+var ErrGeneratedXML = errors.New("generated XML is invalid")
 
 // Export writes the deck as a .pptx. See ExportDetailed.
 func Export(d *sg.Deck, assets sg.AssetSource) ([]byte, error) {

@@ -107,7 +107,7 @@ func ensurePrefixesFor(root *xnode, part string, want map[string]string) error {
 func (ex *exporter) cleanRels(part string, data []byte) error {
 	doc, err := parseXML(part, data, xmlLimits{maxDepth: ex.im.p.lim.MaxXMLDepth})
 	if err != nil {
-		return fmt.Errorf("export: generated XML of %s is invalid (bug): %w", part, err)
+		return fmt.Errorf("export: %w: %s (bug): %w", ErrGeneratedXML, part, err)
 	}
 	refs := map[string]bool{}
 	var walk func(n *xnode)

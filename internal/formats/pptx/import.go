@@ -38,7 +38,9 @@ func Import(data []byte, name string) (*sg.Deck, sg.Blobs, error) {
 //
 // Errors name the file and the part: not a zip, truncated, a missing
 // required part ([Content_Types].xml, the presentation, a slide's layout),
-// invalid XML, or a limit exceeded.
+// invalid XML, a limit exceeded, or a value the scene graph refuses
+// (sg.ValidateValues: a coordinate outside ST_Coordinate, with the node and
+// field named).
 func ImportDetailed(data []byte, name string, lim Limits) (*sg.Deck, sg.Blobs, []Warning, error) {
 	return ImportWithOptions(data, name, Options{Limits: lim})
 }
@@ -65,6 +67,12 @@ func ImportWithOptions(data []byte, name string, o Options) (*sg.Deck, sg.Blobs,
 	im.inherited = o.Inherited
 	if err := im.run(); err != nil {
 		return nil, nil, nil, err
+	}
+	// A coordinate beyond ST_Coordinate (a hand-made or damaged file) or
+	// a character XML cannot hold would only fail at export, far from its
+	// cause: refuse it here, naming the shape and the field.
+	if err := sg.ValidateValues(im.deck); err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return im.deck, im.blobs, im.warns, nil
 }
