@@ -6,6 +6,18 @@ import "math"
 // (914400 EMU per inch / 96 px per inch; DESIGN.md §3).
 const EMUPerPx = 9525
 
+// MaxCoordinateEMU bounds every coordinate and length a slide file can
+// hold: ECMA-376 Part 1 §20.1.10.16 ST_Coordinate allows
+// -27273042329600..27273042316900 EMU, and §20.1.10.42
+// ST_PositiveCoordinate 0..27273042316900 EMU (offsets a:off, extents
+// a:ext, path points a:pt). The scene graph applies the smaller magnitude
+// both ways.
+const MaxCoordinateEMU = 27273042316900
+
+// MaxCoordinatePx is MaxCoordinateEMU in px (about 2.86e9 px): the
+// validator refuses any position, size or length beyond ±MaxCoordinatePx.
+const MaxCoordinatePx = float64(MaxCoordinateEMU) / EMUPerPx
+
 // PxPerPt converts typographic points to px (96/72).
 const PxPerPt = 96.0 / 72.0
 

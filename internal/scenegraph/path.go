@@ -14,7 +14,8 @@ import (
 // scale by sx, y by sy; an arc's radii scale with their axes and its
 // rotation and flags are kept (exact unless the scale is non-uniform and
 // the arc rotated). Numbers are written with at most 3 decimals. Errors:
-// a command letter outside the grammar, or a command missing numbers.
+// a command letter outside the grammar, a command missing numbers, or a
+// number that is not finite or lands outside ±MaxCoordinatePx once scaled.
 func ScalePath(d string, sx, sy float64) (string, error) {
 	p := pathScanner{s: d}
 	var out strings.Builder
@@ -57,11 +58,15 @@ func ScalePath(d string, sx, sy float64) (string, error) {
 			if err != nil {
 				return "", fmt.Errorf("path %q: command %c needs %d numbers: %v", clip(d), cmd, len(kinds), err)
 			}
+			in := v
 			switch kind {
 			case 'x':
 				v *= sx
 			case 'y':
 				v *= sy
+			}
+			if !finite(v) || v > MaxCoordinatePx || v < -MaxCoordinatePx {
+				return "", fmt.Errorf("path %q: %g scaled by %gx%g gives %g, outside the coordinate range of a slide file, ±%.0f px (ECMA-376 Part 1 §20.1.10.16 ST_Coordinate)", clip(d), in, sx, sy, v, MaxCoordinatePx)
 			}
 			if space {
 				out.WriteByte(' ')
@@ -194,4 +199,34 @@ func PolygonPath(decimals int, pts ...float64) string {
 	}
 	b.WriteString(" Z")
 	return b.String()
+}
+
+// pathOutOfRange scans the numbers of SVG path data and returns the first
+// that is not finite or lies outside ±MaxCoordinatePx, with ok false; ok is
+// true when every number is in range (syntax is not checked here: the
+// renderer and exporter skip path data they cannot read).
+func pathOutOfRange(d string) (float64, bool) {
+	p := pathScanner{s: d}
+	for {
+		p.skipSep()
+		if p.i >= len(p.s) {
+			return 0, true
+		}
+		c := p.s[p.i]
+		if c != '+' && c != '-' && c != '.' && (c < '0' || c > '9') {
+			p.i++ // a command letter or something the parser refuses
+			continue
+		}
+		x, err := p.number()
+		if err != nil {
+			if x != 0 { // ParseFloat's ±Inf on overflow
+				return x, false
+			}
+			p.i++
+			continue
+		}
+		if !finite(x) || x > MaxCoordinatePx || x < -MaxCoordinatePx {
+			return x, false
+		}
+	}
 }

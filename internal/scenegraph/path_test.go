@@ -39,7 +39,7 @@ func TestScalePath(t *testing.T) {
 }
 
 func FuzzScalePath(f *testing.F) {
-	for _, s := range []string{"M0 0 L10 0 Z", "m1 1 h10 v5", "M0 0a5 5 30 0110 10", "M.5-1e1L-2.5.25", "M0 0C1 2 3 4 5 6"} {
+	for _, s := range []string{"M0 0 L10 0 Z", "m1 1 h10 v5", "M0 0a5 5 30 0110 10", "M.5-1e1L-2.5.25", "M0 0C1 2 3 4 5 6", "M0 0 L1e305 0"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, d string) {

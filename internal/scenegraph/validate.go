@@ -312,8 +312,8 @@ func typeList() string {
 func (v *validator) geometry(p string, n *Node) {
 	for r := 0; r < 2; r++ {
 		for c := 0; c < 3; c++ {
-			if !finite(n.Transform[r][c]) {
-				v.add(fmt.Sprintf("%s.relativeTransform[%d][%d]", p, r, c), "not a finite number")
+			if x := n.Transform[r][c]; !finite(x) || x > MaxCoordinatePx || x < -MaxCoordinatePx {
+				v.num(fmt.Sprintf("%s.relativeTransform[%d][%d]", p, r, c), "", x, false)
 			}
 		}
 	}
@@ -324,6 +324,35 @@ func (v *validator) geometry(p string, n *Node) {
 		v.num(p, ".absoluteBoundingBox.y", b.Y, false)
 		v.num(p, ".absoluteBoundingBox.width", b.Width, true)
 		v.num(p, ".absoluteBoundingBox.height", b.Height, true)
+	}
+	for i, x := range n.StrokeDashes {
+		v.num(fmt.Sprintf("%s.strokeDashes[%d]", p, i), "", x, true)
+	}
+	if r := n.CornerRadii; r != nil {
+		for i, x := range r {
+			v.num(fmt.Sprintf("%s.rectangleCornerRadii[%d]", p, i), "", x, true)
+		}
+	}
+	for i, vp := range n.Paths {
+		if x, ok := pathOutOfRange(vp.Path); !ok {
+			pp := fmt.Sprintf("%s.vectorPaths[%d].path", p, i)
+			if !finite(x) {
+				v.addValue(pp, "path %q holds a number that is not finite", clip(vp.Path))
+			} else {
+				v.addValue(pp, "path %q holds %g, outside the coordinate range of a slide file, ±%.0f px (ECMA-376 Part 1 §20.1.10.16 ST_Coordinate)", clip(vp.Path), x, MaxCoordinatePx)
+			}
+		}
+	}
+	if c := n.Connector; c != nil {
+		for _, e := range [2]struct {
+			side string
+			pos  *Vector
+		}{{"connectorStart", c.Start.Position}, {"connectorEnd", c.End.Position}} {
+			if e.pos != nil {
+				v.num(p, ".connector."+e.side+".position.x", e.pos.X, false)
+				v.num(p, ".connector."+e.side+".position.y", e.pos.Y, false)
+			}
+		}
 	}
 }
 
@@ -627,12 +656,15 @@ func (v *validator) color(p, leaf string, c Color) {
 	}
 }
 
-// num checks a number at path p+leaf; the path is only built for a
-// problem (validation runs on every batch, and most decks are valid).
+// num checks a number at path p+leaf: finite, inside the coordinate range
+// (MaxCoordinatePx) and, when nonNeg, not negative. The path is only built
+// for a problem (validation runs on every batch, and most decks are valid).
 func (v *validator) num(p, leaf string, x float64, nonNeg bool) {
 	switch {
 	case !finite(x):
-		v.add(p+leaf, "not a finite number")
+		v.addValue(p+leaf, "not a finite number (%v); give a number of px", x)
+	case x > MaxCoordinatePx || x < -MaxCoordinatePx:
+		v.addValue(p+leaf, "%g is outside the coordinate range of a slide file, ±%.0f px (ECMA-376 Part 1 §20.1.10.16 ST_Coordinate, ±%d EMU)", x, MaxCoordinatePx, MaxCoordinateEMU)
 	case nonNeg && x < 0:
 		v.add(p+leaf, "negative value %g; sizes and lengths are px >= 0", x)
 	}
