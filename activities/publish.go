@@ -39,14 +39,7 @@ func (a *Activities) Publish(ctx context.Context, res *acev1.EditResult) error {
 	if _, err := a.JS.PublishMsg(ctx, msg); err != nil {
 		return fmt.Errorf("publish result of %s: %w", res.JobId, err)
 	}
-	e := telemetry.Edit{Outcome: res.Outcome, Iterations: len(res.Iterations), Seconds: float64(res.DurationMs) / 1000}
-	if n := int(res.Selected); n >= 1 && n <= len(res.Iterations) {
-		e.Score = res.Iterations[n-1].Score
-	}
-	if u := res.Usage; u != nil {
-		e.InputTokens, e.OutputTokens, e.CachedTokens, e.CostUSD = u.InputTokens, u.OutputTokens, u.CachedTokens, u.CostUsd
-	}
-	telemetry.RecordEdit(ctx, e)
+	telemetry.RecordResult(ctx, res)
 	return nil
 }
 

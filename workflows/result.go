@@ -17,12 +17,18 @@ func Result(req *acev1.EditRequest, rec *editloop.Record) *acev1.EditResult {
 		ExportRef: rec.Export.Ref, ExportFormat: rec.Export.Format,
 		Usage: &acev1.Usage{InputTokens: int64(rec.Usage.PromptTokens), OutputTokens: int64(rec.Usage.CompletionTokens),
 			CachedTokens: int64(rec.Usage.CachedPromptTokens), CostUsd: rec.Usage.CostUSD},
-		DurationMs: rec.DurationMS,
+		DurationMs: rec.DurationMS, StartedUnixMs: rec.StartedUnixMS,
 	}
 	for _, it := range rec.Iterations {
 		pit := &acev1.Iteration{N: int32(it.N), Snapshot: it.Snapshot, Score: it.Score,
 			GatePassed: it.GatePassed, Critique: it.Critique, NewViolations: it.NewViolations,
-			ToolCalls: int32(it.ToolCalls), DurationMs: it.Timings.Total}
+			ToolCalls: int32(it.ToolCalls), DurationMs: it.Timings.Total, ActStopped: it.ActStopped}
+		for _, st := range it.Steps {
+			pit.Steps = append(pit.Steps, stepOf(st))
+		}
+		for _, w := range it.Waivers {
+			pit.Waivers = append(pit.Waivers, &acev1.Waiver{Kind: w.Kind, Slide: w.Slide, Nodes: w.Nodes, Quote: w.Quote, Reason: w.Reason})
+		}
 		for _, b := range it.Blocked {
 			pb := &acev1.BlockedSlide{SlideId: b.SlideID, Number: int32(b.Number), ImageRef: b.Image}
 			for _, v := range b.Violations {
@@ -39,6 +45,13 @@ func Result(req *acev1.EditRequest, rec *editloop.Record) *acev1.EditResult {
 	for _, r := range rec.Reverted {
 		res.Reverted = append(res.Reverted, &acev1.SlideRevert{SlideId: r.SlideID, Number: int32(r.Number), Violations: r.Violations})
 	}
+	if rec.Ledger != nil {
+		for _, is := range rec.Ledger.Issues {
+			res.Issues = append(res.Issues, &acev1.Issue{Id: is.ID, Family: string(is.Family), Slide: is.Slide, Check: is.Check,
+				Status: string(is.Status), Hard: is.Hard, Evidence: is.Evidence.Text, Opened: int32(is.Opened),
+				Changed: int32(is.Changed), Regressions: int32(is.Regressions), Waived: is.Waived})
+		}
+	}
 	if kept := rec.Kept(); kept != nil {
 		res.FinalViolations = int32(kept.Violations)
 	}
@@ -46,6 +59,26 @@ func Result(req *acev1.EditRequest, rec *editloop.Record) *acev1.EditResult {
 		res.FailedChecks = append(res.FailedChecks, f.String())
 	}
 	return res
+}
+
+// stepOf is one step of the record on the wire.
+func stepOf(st editloop.StepRecord) *acev1.Step {
+	p := &acev1.Step{Turn: int32(st.Turn), Calls: st.Calls, Applied: int32(st.Applied), Errors: int32(st.Errors),
+		Changed: st.Changed, Undone: st.Undone, NewViolations: st.New, ResolvedViolations: st.ResolvedViolations,
+		SubmitPassed: st.Submit, Waived: st.Waived, StartedUnixMs: st.StartedUnixMS,
+		AgentMs: st.Timings.Agent, ApplyMs: st.Timings.Apply, ObserveMs: st.Timings.Observe, GateMs: st.Timings.Gate,
+		DurationMs: st.Timings.Total}
+	if st.DeltaViol != nil {
+		d := int32(*st.DeltaViol)
+		p.DeltaViol = &d
+	}
+	for _, k := range st.ByKind {
+		p.DeltaByKind = append(p.DeltaByKind, &acev1.KindDelta{Kind: k.Kind, Delta: int32(k.Delta)})
+	}
+	for _, c := range st.Issues {
+		p.Issues = append(p.Issues, &acev1.IssueChange{Issue: c.Issue, Check: c.Check, Slide: c.Slide, From: string(c.From), To: string(c.To)})
+	}
+	return p
 }
 
 // usageOf is what the routing step's model calls cost.

@@ -29,6 +29,9 @@ import (
 	"github.com/acecanvas/ace/internal/runner"
 	"github.com/acecanvas/ace/internal/scenegraph"
 	"github.com/acecanvas/ace/internal/store"
+	"github.com/acecanvas/ace/internal/telemetry"
+	acev1 "github.com/acecanvas/ace/proto/ace/v1"
+	"github.com/acecanvas/ace/workflows"
 )
 
 var _ llm.Limiter = (*cache.Limiter)(nil)
@@ -209,11 +212,22 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 		defer pool.Close()
 		steps.Renderer = pool
 	}
+	// Traces and metrics go out over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT
+	// is set (telemetry.Setup); the edit's step trace and counters are
+	// recorded from its EditResult, as the workflow's Publish does.
+	shutdown, err := telemetry.Setup(ctx, "ace-edit")
+	if err != nil {
+		return fmt.Errorf("edit: telemetry: %w", err)
+	}
+	defer shutdown(context.WithoutCancel(ctx))
 	rec, runErr := runner.Run(ctx, steps, editloop.Request{
 		DeckRef: origin, Instruction: f.instruction, RecipeRef: recipeRef, RecipePath: f.recipePath,
 		Policy:        policy.Config{Tau: f.tau, MaxIterations: f.iterations},
 		MaxAgentTurns: f.maxTurns, MaxSteps: f.maxSteps, VQ: f.vq, ExportFormat: strings.TrimPrefix(strings.ToLower(filepath.Ext(out)), "."),
 	})
+	if rec != nil {
+		telemetry.RecordResult(ctx, workflows.Result(&acev1.EditRequest{DeckName: filepath.Base(deckPath)}, rec))
+	}
 	if ctx.Err() != nil {
 		// Interrupted: write nothing, not even an earlier iteration the
 		// loop kept; the caller says so.
@@ -451,6 +465,8 @@ func writeEditReport(ctx context.Context, path, deckPath, outPath string, origin
 	if rec.Final != rec.Origin {
 		e.Output = outPath
 	}
+	// The same timeline a batch page shows, from the same EditResult.
+	e.Timeline = report.TimelineOf(workflows.Result(&acev1.EditRequest{}, rec))
 	var act, apply, dif, rend, judge time.Duration
 	for _, it := range rec.Iterations {
 		e.Iterations = append(e.Iterations, report.Iteration{N: it.N, Score: it.Score, VQ: it.VQ, Critique: it.Critique,

@@ -1,9 +1,11 @@
 package editloop
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/acecanvas/ace/internal/agent"
 	"github.com/acecanvas/ace/internal/critic"
@@ -37,13 +39,18 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 	// a submit right after a step reuses it.
 	var last *observe.Observation
 	var lastDeck string
+	since := func(t time.Time) int64 { return s.Now().Sub(t).Milliseconds() }
+	// observed is the current step's observation time (ms).
+	var observed int64
 	observeNow := func(prev string, slides []string, title string) (observe.Observation, error) {
 		if slides == nil && last != nil && lastDeck == cur.deck && prev == cur.deck {
 			return *last, nil
 		}
 		t := s.Now()
 		o, err := s.Observe(ObserveInput{BaselineRef: base, PrevRef: prev, DeckRef: cur.deck, Slides: slides, Title: title, Waived: l.waived()})
-		it.Timings.Observe += s.Now().Sub(t).Milliseconds()
+		d := since(t)
+		it.Timings.Observe += d
+		observed += d
 		if err != nil {
 			return o, fmt.Errorf("observe: %w", err)
 		}
@@ -66,6 +73,8 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 		if session == "" {
 			in.DeckRef, in.Instruction, in.Route, in.Feedback = start.deck, x, rec.Route.Decision, fb
 		}
+		t0 := s.Now()
+		observed = 0
 		t, err := s.AgentTurn(in)
 		it.LLM = append(it.LLM, t.LLM...)
 		if err != nil {
@@ -76,13 +85,14 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 		}
 		session, results, note = t.SessionRef, nil, ""
 		it.Turns++
-		step := StepRecord{Turn: it.Turns, Text: t.Round.Text}
+		step := StepRecord{Turn: it.Turns, Text: t.Round.Text, StartedUnixMS: t0.UnixMilli()}
+		step.Timings.Agent = since(t0)
 		for _, c := range t.Round.Calls {
 			step.Tools = append(step.Tools, c.Tool)
+			step.Calls = append(step.Calls, ShortCall(c.Tool, []byte(c.Args)))
 		}
 		record := func(o observe.Observation) {
-			d := o.DeltaViol
-			step.DeltaViol, step.New, step.Resolved = &d, o.New, len(o.Resolved)
+			observed1(&step, o)
 			step.ObservationBytes += len(o.Text)
 			step.Issues = append(step.Issues, l.stepChanges...)
 			l.stepChanges = nil
@@ -90,7 +100,9 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 
 		if deckCalls(t.Round) > 0 {
 			prev := cur
+			ta := s.Now()
 			r, err := s.ApplyRound(RoundInput{BaseRef: base, CallsRef: cur.calls, DeckRef: cur.deck, Round: t.Round, AssetDir: assetDir})
+			step.Timings.Apply = since(ta)
 			if err != nil {
 				return cur, fmt.Errorf("apply turn %d: %w", it.Turns, err)
 			}
@@ -142,7 +154,10 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 				record(o)
 				content = o.Text
 			case agent.ToolSubmit:
+				tg, before := s.Now(), observed
 				ok, text, err := l.submit(it, &step, base, cur.deck, x, func() (observe.Observation, error) { return observeNow(cur.deck, nil, "Submit") })
+				step.Timings.Gate += since(tg)
+				observed = before // the gate's own observation counts as the gate's
 				if err != nil {
 					return cur, err
 				}
@@ -152,7 +167,10 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 		}
 		if len(t.Round.Calls) == 0 {
 			// An answer without calls means the agent is done: a submit.
+			tg, before := s.Now(), observed
 			ok, text, err := l.submit(it, &step, base, cur.deck, x, func() (observe.Observation, error) { return observeNow(cur.deck, nil, "Submit") })
+			step.Timings.Gate += since(tg)
+			observed = before
 			if err != nil {
 				return cur, err
 			}
@@ -161,6 +179,7 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 				note = "You answered without calls, which hands in the edit. " + text
 			}
 		}
+		step.Timings.Observe, step.Timings.Total = observed, since(t0)
 		it.Steps = append(it.Steps, step)
 		if submitted {
 			it.ActStopped = "submitted"
@@ -186,9 +205,8 @@ func (l *loop) submit(it *IterationRecord, step *StepRecord, base, deck, x strin
 		}
 	}
 	passed := o.Passed
-	step.Submit = &passed
-	d := o.DeltaViol
-	step.DeltaViol, step.New, step.Resolved = &d, o.New, len(o.Resolved)
+	step.Submit, step.Waived = &passed, o.Waived
+	observed1(step, o)
 	if passed {
 		return true, "", nil
 	}
@@ -281,6 +299,36 @@ func (l *loop) criticStep(turn int, o observe.Observation) string {
 		}
 	}
 	return b.String()
+}
+
+// observed1 records an observation's Delta viol, new and resolved
+// violations on step (the step's last observation wins).
+func observed1(step *StepRecord, o observe.Observation) {
+	d := o.DeltaViol
+	step.DeltaViol, step.New, step.Resolved = &d, o.New, len(o.Resolved)
+	step.ByKind, step.ResolvedViolations = o.ByKind, o.Resolved
+}
+
+// ShortCallRunes caps a call's short form in StepRecord.Calls.
+const ShortCallRunes = 120
+
+// ShortCall is a tool call in short for the record and the report: the
+// tool and its arguments as compact JSON, cut to ShortCallRunes runes
+// with "…". Arguments that are not JSON are shown as they came.
+func ShortCall(tool string, args []byte) string {
+	a := strings.TrimSpace(string(args))
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(a)) == nil {
+		a = b.String()
+	}
+	if a == "" || a == "{}" || a == "null" {
+		return tool
+	}
+	out := tool + " " + a
+	if r := []rune(out); len(r) > ShortCallRunes {
+		out = string(r[:ShortCallRunes-1]) + "…"
+	}
+	return out
 }
 
 // deckCalls counts a round's calls that are not step tools.

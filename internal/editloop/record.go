@@ -4,6 +4,7 @@ import (
 	"github.com/acecanvas/ace/internal/agent"
 	"github.com/acecanvas/ace/internal/critic"
 	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/observe"
 	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/route"
@@ -147,8 +148,11 @@ type IterationRecord struct {
 // observation after it found.
 type StepRecord struct {
 	Turn int `json:"turn"`
-	// Tools are the tools the turn called, in order; Text its words.
+	// Tools are the tools the turn called, in order; Calls the same calls
+	// in short (the tool and its arguments cut to ShortCallRunes, for the
+	// report's timeline); Text the turn's words.
 	Tools []string `json:"tools,omitempty"`
+	Calls []string `json:"calls,omitempty"`
 	Text  string   `json:"text,omitempty"`
 	// Applied is how many deck calls applied; Errors how many failed.
 	Applied int `json:"applied,omitempty"`
@@ -164,14 +168,37 @@ type StepRecord struct {
 	DeltaViol *int     `json:"deltaViol,omitempty"`
 	New       []string `json:"new,omitempty"`
 	Resolved  int      `json:"resolved,omitempty"`
+	// ByKind splits DeltaViol by violation kind; ResolvedViolations
+	// describes the Resolved ones.
+	ByKind             []observe.KindDelta `json:"byKind,omitempty"`
+	ResolvedViolations []string            `json:"resolvedViolations,omitempty"`
 	// Submit is the gate's verdict when the step submitted (an answer
-	// without calls counts as a submit).
-	Submit *bool `json:"submit,omitempty"`
+	// without calls counts as a submit); Waived the new violations the
+	// gate let through because the critic waived them.
+	Submit *bool    `json:"submit,omitempty"`
+	Waived []string `json:"waived,omitempty"`
 	// ObservationBytes is the size of the observation text the agent got.
 	ObservationBytes int `json:"observationBytes,omitempty"`
 	// Issues are the critic's ledger changes the step's geometry made
 	// (an issue resolved, or regressed by this step).
 	Issues []critic.Change `json:"issues,omitempty"`
+	// StartedUnixMS is when the step's model turn began (ms since 1970,
+	// the loop's clock); Timings its parts.
+	StartedUnixMS int64       `json:"startedUnixMs,omitempty"`
+	Timings       StepTimings `json:"timingsMs"`
+}
+
+// StepTimings are one step's parts in ms of the loop's clock: the model
+// turn, applying its deck calls, the observations after them (an undo's
+// and a check_layout's too) and the submit gate (its observation, when
+// not the step's own, and the critic's waiver questions). Total runs from
+// the turn's start to the step's end.
+type StepTimings struct {
+	Agent   int64 `json:"agent"`
+	Apply   int64 `json:"apply,omitempty"`
+	Observe int64 `json:"observe,omitempty"`
+	Gate    int64 `json:"gate,omitempty"`
+	Total   int64 `json:"total"`
 }
 
 // Timings per step, ms of the loop's clock.

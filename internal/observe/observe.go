@@ -55,6 +55,9 @@ type Observation struct {
 	Before    int `json:"before"`
 	Now       int `json:"now"`
 	DeltaViol int `json:"deltaViol"`
+	// ByKind splits DeltaViol by violation kind (kinds whose count did
+	// not change are left out), in kind order.
+	ByKind []KindDelta `json:"byKind,omitempty"`
 	// New are violations the baseline did not have (render.DeltaViol,
 	// keyed by kind, slide and node ids), described for the agent;
 	// NewKeys their keys. Resolved are the baseline's that are gone.
@@ -108,6 +111,7 @@ func Build(in Input) Observation {
 	o.Before, o.Now = len(base), len(cur)
 	o.DeltaViol = o.Now - o.Before
 	o.Violations, o.Baseline = cur, base
+	o.ByKind = DeltaByKind(base, cur)
 	for _, s := range in.Cur.Slides {
 		o.DeckSlides = append(o.DeckSlides, s.ID)
 	}
@@ -140,8 +144,12 @@ func Build(in Input) Observation {
 		fmt.Fprintf(&b, "%s measured (the slides changed since this iteration began).\n", slideList(in.Cur, o.Slides))
 	}
 	fmt.Fprintf(&b, "Layout violations on them: %d at the start, %d now (Delta viol %+d)", o.Before, o.Now, o.DeltaViol)
-	if kinds := kindDelta(base, cur); kinds != "" {
-		fmt.Fprintf(&b, "; by kind %s", kinds)
+	if len(o.ByKind) > 0 {
+		parts := make([]string, len(o.ByKind))
+		for i, k := range o.ByKind {
+			parts[i] = fmt.Sprintf("%s %+d", k.Kind, k.Delta)
+		}
+		fmt.Fprintf(&b, "; by kind %s", strings.Join(parts, ", "))
 	}
 	b.WriteString(".\n")
 	listed(&b, "New since the start (must be fixed before submit passes)", o.New, MaxListed)
@@ -235,9 +243,17 @@ func bySlide(d *scenegraph.Deck, vs []render.Violation) []render.Violation {
 	return out
 }
 
-// kindDelta is the change per violation kind, "text_overflow +1, overlap -2",
-// kinds in name order, unchanged kinds left out.
-func kindDelta(base, cur []render.Violation) string {
+// KindDelta is the change in the number of violations of one kind
+// (render.Violation.Kind: text_overflow, overlap, out_of_bounds, ...).
+type KindDelta struct {
+	Kind  string `json:"kind"`
+	Delta int    `json:"delta"`
+}
+
+// DeltaByKind is ReDeck's Delta viol per kind: violations of each kind in
+// cur minus those in base, kinds with a non-zero change only, sorted by
+// kind. The deltas sum to len(cur) - len(base).
+func DeltaByKind(base, cur []render.Violation) []KindDelta {
 	d := map[string]int{}
 	for _, v := range cur {
 		d[v.Kind]++
@@ -245,18 +261,14 @@ func kindDelta(base, cur []render.Violation) string {
 	for _, v := range base {
 		d[v.Kind]--
 	}
-	var kinds []string
+	var out []KindDelta
 	for k, n := range d {
 		if n != 0 {
-			kinds = append(kinds, k)
+			out = append(out, KindDelta{Kind: k, Delta: n})
 		}
 	}
-	sort.Strings(kinds)
-	var parts []string
-	for _, k := range kinds {
-		parts = append(parts, fmt.Sprintf("%s %+d", k, d[k]))
-	}
-	return strings.Join(parts, ", ")
+	sort.Slice(out, func(i, j int) bool { return out[i].Kind < out[j].Kind })
+	return out
 }
 
 func listed(b *strings.Builder, head string, lines []string, max int) {

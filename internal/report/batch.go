@@ -57,6 +57,7 @@ func FromResult(ctx context.Context, s store.Store, pool *render.Pool, r *acev1.
 	for _, rv := range r.Reverted {
 		e.Reverted = append(e.Reverted, Reverted{Number: int(rv.Number), SlideID: rv.SlideId, Violations: rv.Violations})
 	}
+	e.Timeline = TimelineOf(r)
 	e.Timings = []Timing{{Step: "edit (all steps)", Duration: time.Duration(r.DurationMs) * time.Millisecond}}
 	if r.OriginSnapshot == "" || r.FinalSnapshot == "" {
 		return e, nil // failed before a snapshot existed: the page says why
@@ -121,6 +122,7 @@ func writeBatchIn(ctx context.Context, dir string, s store.Store, pool *render.P
 			}
 		}
 		row.Changed = len(e.Slides)
+		row.Timeline = e.Timeline != nil
 		name := safeName(row.Deck) + ".html"
 		var page bytes.Buffer
 		if err := WriteEdit(&page, e); err != nil {

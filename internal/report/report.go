@@ -46,6 +46,9 @@ type Edit struct {
 	Usage    Usage
 	Timings  []Timing // per step, in order
 	Started  time.Time
+	// Timeline is the agent's steps, waivers and issue ledger (nil for an
+	// edit without steps or issues).
+	Timeline *Timeline
 }
 
 // SlidePair is one changed slide before and after (PNG bytes).
@@ -170,6 +173,8 @@ type Row struct {
 	CostUSD   float64
 	Duration  time.Duration
 	Thumbnail []byte // PNG of the first changed slide after the edit
+	// Timeline says the deck's page has the agent's step timeline.
+	Timeline bool
 }
 
 // Batch is the index page of a batch.

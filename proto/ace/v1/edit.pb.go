@@ -340,7 +340,14 @@ type Iteration struct {
 	DurationMs int64 `protobuf:"varint,8,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
 	// Slides whose new violations failed the gate in this iteration's
 	// attempt, each with the render's picture of it.
-	Blocked       []*BlockedSlide `protobuf:"bytes,9,rep,name=blocked,proto3" json:"blocked,omitempty"`
+	Blocked []*BlockedSlide `protobuf:"bytes,9,rep,name=blocked,proto3" json:"blocked,omitempty"`
+	// The agent's steps, in order (ReDeck §3.1-3.2).
+	Steps []*Step `protobuf:"bytes,10,rep,name=steps,proto3" json:"steps,omitempty"`
+	// Hard violations the critic waived in this turn because the
+	// instruction requires them, each with the quoted words.
+	Waivers []*Waiver `protobuf:"bytes,11,rep,name=waivers,proto3" json:"waivers,omitempty"`
+	// How the step loop ended: submitted, step_budget, turn_cap, recipe.
+	ActStopped    string `protobuf:"bytes,12,opt,name=act_stopped,json=actStopped,proto3" json:"act_stopped,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -438,6 +445,570 @@ func (x *Iteration) GetBlocked() []*BlockedSlide {
 	return nil
 }
 
+func (x *Iteration) GetSteps() []*Step {
+	if x != nil {
+		return x.Steps
+	}
+	return nil
+}
+
+func (x *Iteration) GetWaivers() []*Waiver {
+	if x != nil {
+		return x.Waivers
+	}
+	return nil
+}
+
+func (x *Iteration) GetActStopped() string {
+	if x != nil {
+		return x.ActStopped
+	}
+	return ""
+}
+
+// Step is one step of the agent: a model turn, its deck calls applied,
+// and what the observation after them found.
+type Step struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Turn  int32                  `protobuf:"varint,1,opt,name=turn,proto3" json:"turn,omitempty"`
+	// The turn's tool calls in short (tool and arguments, cut).
+	Calls []string `protobuf:"bytes,2,rep,name=calls,proto3" json:"calls,omitempty"`
+	// Deck calls applied and failed.
+	Applied int32 `protobuf:"varint,3,opt,name=applied,proto3" json:"applied,omitempty"`
+	Errors  int32 `protobuf:"varint,4,opt,name=errors,proto3" json:"errors,omitempty"`
+	// The deck changed; undo_step took a step back.
+	Changed bool `protobuf:"varint,5,opt,name=changed,proto3" json:"changed,omitempty"`
+	Undone  bool `protobuf:"varint,6,opt,name=undone,proto3" json:"undone,omitempty"`
+	// Delta viol of the step's last observation (violations on the slides
+	// changed since the iteration began, now minus then); absent when the
+	// step observed nothing.
+	DeltaViol *int32 `protobuf:"varint,7,opt,name=delta_viol,json=deltaViol,proto3,oneof" json:"delta_viol,omitempty"`
+	// Delta viol per violation kind (non-zero kinds only).
+	DeltaByKind []*KindDelta `protobuf:"bytes,8,rep,name=delta_by_kind,json=deltaByKind,proto3" json:"delta_by_kind,omitempty"`
+	// Violations new since the iteration began, and those resolved.
+	NewViolations      []string `protobuf:"bytes,9,rep,name=new_violations,json=newViolations,proto3" json:"new_violations,omitempty"`
+	ResolvedViolations []string `protobuf:"bytes,10,rep,name=resolved_violations,json=resolvedViolations,proto3" json:"resolved_violations,omitempty"`
+	// The submit gate's verdict when the step submitted; absent otherwise.
+	SubmitPassed *bool `protobuf:"varint,11,opt,name=submit_passed,json=submitPassed,proto3,oneof" json:"submit_passed,omitempty"`
+	// New violations the gate let through under a waiver.
+	Waived []string `protobuf:"bytes,12,rep,name=waived,proto3" json:"waived,omitempty"`
+	// The critic's issue-ledger changes the step made.
+	Issues []*IssueChange `protobuf:"bytes,13,rep,name=issues,proto3" json:"issues,omitempty"`
+	// When the step began (ms since 1970) and its parts in ms: model turn,
+	// apply, observations, submit gate, whole step.
+	StartedUnixMs int64 `protobuf:"varint,14,opt,name=started_unix_ms,json=startedUnixMs,proto3" json:"started_unix_ms,omitempty"`
+	AgentMs       int64 `protobuf:"varint,15,opt,name=agent_ms,json=agentMs,proto3" json:"agent_ms,omitempty"`
+	ApplyMs       int64 `protobuf:"varint,16,opt,name=apply_ms,json=applyMs,proto3" json:"apply_ms,omitempty"`
+	ObserveMs     int64 `protobuf:"varint,17,opt,name=observe_ms,json=observeMs,proto3" json:"observe_ms,omitempty"`
+	GateMs        int64 `protobuf:"varint,18,opt,name=gate_ms,json=gateMs,proto3" json:"gate_ms,omitempty"`
+	DurationMs    int64 `protobuf:"varint,19,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Step) Reset() {
+	*x = Step{}
+	mi := &file_ace_v1_edit_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Step) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Step) ProtoMessage() {}
+
+func (x *Step) ProtoReflect() protoreflect.Message {
+	mi := &file_ace_v1_edit_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Step.ProtoReflect.Descriptor instead.
+func (*Step) Descriptor() ([]byte, []int) {
+	return file_ace_v1_edit_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *Step) GetTurn() int32 {
+	if x != nil {
+		return x.Turn
+	}
+	return 0
+}
+
+func (x *Step) GetCalls() []string {
+	if x != nil {
+		return x.Calls
+	}
+	return nil
+}
+
+func (x *Step) GetApplied() int32 {
+	if x != nil {
+		return x.Applied
+	}
+	return 0
+}
+
+func (x *Step) GetErrors() int32 {
+	if x != nil {
+		return x.Errors
+	}
+	return 0
+}
+
+func (x *Step) GetChanged() bool {
+	if x != nil {
+		return x.Changed
+	}
+	return false
+}
+
+func (x *Step) GetUndone() bool {
+	if x != nil {
+		return x.Undone
+	}
+	return false
+}
+
+func (x *Step) GetDeltaViol() int32 {
+	if x != nil && x.DeltaViol != nil {
+		return *x.DeltaViol
+	}
+	return 0
+}
+
+func (x *Step) GetDeltaByKind() []*KindDelta {
+	if x != nil {
+		return x.DeltaByKind
+	}
+	return nil
+}
+
+func (x *Step) GetNewViolations() []string {
+	if x != nil {
+		return x.NewViolations
+	}
+	return nil
+}
+
+func (x *Step) GetResolvedViolations() []string {
+	if x != nil {
+		return x.ResolvedViolations
+	}
+	return nil
+}
+
+func (x *Step) GetSubmitPassed() bool {
+	if x != nil && x.SubmitPassed != nil {
+		return *x.SubmitPassed
+	}
+	return false
+}
+
+func (x *Step) GetWaived() []string {
+	if x != nil {
+		return x.Waived
+	}
+	return nil
+}
+
+func (x *Step) GetIssues() []*IssueChange {
+	if x != nil {
+		return x.Issues
+	}
+	return nil
+}
+
+func (x *Step) GetStartedUnixMs() int64 {
+	if x != nil {
+		return x.StartedUnixMs
+	}
+	return 0
+}
+
+func (x *Step) GetAgentMs() int64 {
+	if x != nil {
+		return x.AgentMs
+	}
+	return 0
+}
+
+func (x *Step) GetApplyMs() int64 {
+	if x != nil {
+		return x.ApplyMs
+	}
+	return 0
+}
+
+func (x *Step) GetObserveMs() int64 {
+	if x != nil {
+		return x.ObserveMs
+	}
+	return 0
+}
+
+func (x *Step) GetGateMs() int64 {
+	if x != nil {
+		return x.GateMs
+	}
+	return 0
+}
+
+func (x *Step) GetDurationMs() int64 {
+	if x != nil {
+		return x.DurationMs
+	}
+	return 0
+}
+
+// KindDelta is Delta viol for one violation kind (text_overflow, overlap,
+// out_of_bounds, ...).
+type KindDelta struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Kind          string                 `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	Delta         int32                  `protobuf:"varint,2,opt,name=delta,proto3" json:"delta,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *KindDelta) Reset() {
+	*x = KindDelta{}
+	mi := &file_ace_v1_edit_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *KindDelta) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*KindDelta) ProtoMessage() {}
+
+func (x *KindDelta) ProtoReflect() protoreflect.Message {
+	mi := &file_ace_v1_edit_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use KindDelta.ProtoReflect.Descriptor instead.
+func (*KindDelta) Descriptor() ([]byte, []int) {
+	return file_ace_v1_edit_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *KindDelta) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *KindDelta) GetDelta() int32 {
+	if x != nil {
+		return x.Delta
+	}
+	return 0
+}
+
+// IssueChange is one status transition of an issue in the critic's ledger.
+type IssueChange struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Issue string                 `protobuf:"bytes,1,opt,name=issue,proto3" json:"issue,omitempty"`
+	Check string                 `protobuf:"bytes,2,opt,name=check,proto3" json:"check,omitempty"`
+	Slide string                 `protobuf:"bytes,3,opt,name=slide,proto3" json:"slide,omitempty"`
+	// Empty for a new issue.
+	From          string `protobuf:"bytes,4,opt,name=from,proto3" json:"from,omitempty"`
+	To            string `protobuf:"bytes,5,opt,name=to,proto3" json:"to,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IssueChange) Reset() {
+	*x = IssueChange{}
+	mi := &file_ace_v1_edit_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IssueChange) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IssueChange) ProtoMessage() {}
+
+func (x *IssueChange) ProtoReflect() protoreflect.Message {
+	mi := &file_ace_v1_edit_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IssueChange.ProtoReflect.Descriptor instead.
+func (*IssueChange) Descriptor() ([]byte, []int) {
+	return file_ace_v1_edit_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *IssueChange) GetIssue() string {
+	if x != nil {
+		return x.Issue
+	}
+	return ""
+}
+
+func (x *IssueChange) GetCheck() string {
+	if x != nil {
+		return x.Check
+	}
+	return ""
+}
+
+func (x *IssueChange) GetSlide() string {
+	if x != nil {
+		return x.Slide
+	}
+	return ""
+}
+
+func (x *IssueChange) GetFrom() string {
+	if x != nil {
+		return x.From
+	}
+	return ""
+}
+
+func (x *IssueChange) GetTo() string {
+	if x != nil {
+		return x.To
+	}
+	return ""
+}
+
+// Waiver is a hard violation the critic let through the gate, quoting the
+// words of the instruction that require it.
+type Waiver struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Kind          string                 `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	Slide         string                 `protobuf:"bytes,2,opt,name=slide,proto3" json:"slide,omitempty"`
+	Nodes         []string               `protobuf:"bytes,3,rep,name=nodes,proto3" json:"nodes,omitempty"`
+	Quote         string                 `protobuf:"bytes,4,opt,name=quote,proto3" json:"quote,omitempty"`
+	Reason        string                 `protobuf:"bytes,5,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Waiver) Reset() {
+	*x = Waiver{}
+	mi := &file_ace_v1_edit_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Waiver) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Waiver) ProtoMessage() {}
+
+func (x *Waiver) ProtoReflect() protoreflect.Message {
+	mi := &file_ace_v1_edit_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Waiver.ProtoReflect.Descriptor instead.
+func (*Waiver) Descriptor() ([]byte, []int) {
+	return file_ace_v1_edit_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *Waiver) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *Waiver) GetSlide() string {
+	if x != nil {
+		return x.Slide
+	}
+	return ""
+}
+
+func (x *Waiver) GetNodes() []string {
+	if x != nil {
+		return x.Nodes
+	}
+	return nil
+}
+
+func (x *Waiver) GetQuote() string {
+	if x != nil {
+		return x.Quote
+	}
+	return ""
+}
+
+func (x *Waiver) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+// Issue is one entry of the critic's issue ledger at the end of the edit.
+type Issue struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Id    string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// narrative, geometry, visual, completeness, correctness, fidelity.
+	Family string `protobuf:"bytes,2,opt,name=family,proto3" json:"family,omitempty"`
+	Slide  string `protobuf:"bytes,3,opt,name=slide,proto3" json:"slide,omitempty"`
+	// The check that raised it ("G03.1").
+	Check string `protobuf:"bytes,4,opt,name=check,proto3" json:"check,omitempty"`
+	// open, resolved, regressed, persisted, dropped.
+	Status   string `protobuf:"bytes,5,opt,name=status,proto3" json:"status,omitempty"`
+	Hard     bool   `protobuf:"varint,6,opt,name=hard,proto3" json:"hard,omitempty"`
+	Evidence string `protobuf:"bytes,7,opt,name=evidence,proto3" json:"evidence,omitempty"`
+	// Turns it was opened and last changed; regressions counted.
+	Opened      int32 `protobuf:"varint,8,opt,name=opened,proto3" json:"opened,omitempty"`
+	Changed     int32 `protobuf:"varint,9,opt,name=changed,proto3" json:"changed,omitempty"`
+	Regressions int32 `protobuf:"varint,10,opt,name=regressions,proto3" json:"regressions,omitempty"`
+	// The instruction's words of the waiver that resolved it, if any.
+	Waived        string `protobuf:"bytes,11,opt,name=waived,proto3" json:"waived,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Issue) Reset() {
+	*x = Issue{}
+	mi := &file_ace_v1_edit_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Issue) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Issue) ProtoMessage() {}
+
+func (x *Issue) ProtoReflect() protoreflect.Message {
+	mi := &file_ace_v1_edit_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Issue.ProtoReflect.Descriptor instead.
+func (*Issue) Descriptor() ([]byte, []int) {
+	return file_ace_v1_edit_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *Issue) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *Issue) GetFamily() string {
+	if x != nil {
+		return x.Family
+	}
+	return ""
+}
+
+func (x *Issue) GetSlide() string {
+	if x != nil {
+		return x.Slide
+	}
+	return ""
+}
+
+func (x *Issue) GetCheck() string {
+	if x != nil {
+		return x.Check
+	}
+	return ""
+}
+
+func (x *Issue) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *Issue) GetHard() bool {
+	if x != nil {
+		return x.Hard
+	}
+	return false
+}
+
+func (x *Issue) GetEvidence() string {
+	if x != nil {
+		return x.Evidence
+	}
+	return ""
+}
+
+func (x *Issue) GetOpened() int32 {
+	if x != nil {
+		return x.Opened
+	}
+	return 0
+}
+
+func (x *Issue) GetChanged() int32 {
+	if x != nil {
+		return x.Changed
+	}
+	return 0
+}
+
+func (x *Issue) GetRegressions() int32 {
+	if x != nil {
+		return x.Regressions
+	}
+	return 0
+}
+
+func (x *Issue) GetWaived() string {
+	if x != nil {
+		return x.Waived
+	}
+	return ""
+}
+
 // BlockedSlide is a slide of an attempt whose new hard violations failed
 // the geometry gate.
 type BlockedSlide struct {
@@ -454,7 +1025,7 @@ type BlockedSlide struct {
 
 func (x *BlockedSlide) Reset() {
 	*x = BlockedSlide{}
-	mi := &file_ace_v1_edit_proto_msgTypes[3]
+	mi := &file_ace_v1_edit_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -466,7 +1037,7 @@ func (x *BlockedSlide) String() string {
 func (*BlockedSlide) ProtoMessage() {}
 
 func (x *BlockedSlide) ProtoReflect() protoreflect.Message {
-	mi := &file_ace_v1_edit_proto_msgTypes[3]
+	mi := &file_ace_v1_edit_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -479,7 +1050,7 @@ func (x *BlockedSlide) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BlockedSlide.ProtoReflect.Descriptor instead.
 func (*BlockedSlide) Descriptor() ([]byte, []int) {
-	return file_ace_v1_edit_proto_rawDescGZIP(), []int{3}
+	return file_ace_v1_edit_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *BlockedSlide) GetSlideId() string {
@@ -525,7 +1096,7 @@ type Violation struct {
 
 func (x *Violation) Reset() {
 	*x = Violation{}
-	mi := &file_ace_v1_edit_proto_msgTypes[4]
+	mi := &file_ace_v1_edit_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -537,7 +1108,7 @@ func (x *Violation) String() string {
 func (*Violation) ProtoMessage() {}
 
 func (x *Violation) ProtoReflect() protoreflect.Message {
-	mi := &file_ace_v1_edit_proto_msgTypes[4]
+	mi := &file_ace_v1_edit_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -550,7 +1121,7 @@ func (x *Violation) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Violation.ProtoReflect.Descriptor instead.
 func (*Violation) Descriptor() ([]byte, []int) {
-	return file_ace_v1_edit_proto_rawDescGZIP(), []int{4}
+	return file_ace_v1_edit_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Violation) GetKind() string {
@@ -594,7 +1165,7 @@ type Box struct {
 
 func (x *Box) Reset() {
 	*x = Box{}
-	mi := &file_ace_v1_edit_proto_msgTypes[5]
+	mi := &file_ace_v1_edit_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -606,7 +1177,7 @@ func (x *Box) String() string {
 func (*Box) ProtoMessage() {}
 
 func (x *Box) ProtoReflect() protoreflect.Message {
-	mi := &file_ace_v1_edit_proto_msgTypes[5]
+	mi := &file_ace_v1_edit_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -619,7 +1190,7 @@ func (x *Box) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Box.ProtoReflect.Descriptor instead.
 func (*Box) Descriptor() ([]byte, []int) {
-	return file_ace_v1_edit_proto_rawDescGZIP(), []int{5}
+	return file_ace_v1_edit_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Box) GetX() float64 {
@@ -665,7 +1236,7 @@ type SlideRevert struct {
 
 func (x *SlideRevert) Reset() {
 	*x = SlideRevert{}
-	mi := &file_ace_v1_edit_proto_msgTypes[6]
+	mi := &file_ace_v1_edit_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -677,7 +1248,7 @@ func (x *SlideRevert) String() string {
 func (*SlideRevert) ProtoMessage() {}
 
 func (x *SlideRevert) ProtoReflect() protoreflect.Message {
-	mi := &file_ace_v1_edit_proto_msgTypes[6]
+	mi := &file_ace_v1_edit_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -690,7 +1261,7 @@ func (x *SlideRevert) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SlideRevert.ProtoReflect.Descriptor instead.
 func (*SlideRevert) Descriptor() ([]byte, []int) {
-	return file_ace_v1_edit_proto_rawDescGZIP(), []int{6}
+	return file_ace_v1_edit_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *SlideRevert) GetSlideId() string {
@@ -727,7 +1298,7 @@ type Usage struct {
 
 func (x *Usage) Reset() {
 	*x = Usage{}
-	mi := &file_ace_v1_edit_proto_msgTypes[7]
+	mi := &file_ace_v1_edit_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -739,7 +1310,7 @@ func (x *Usage) String() string {
 func (*Usage) ProtoMessage() {}
 
 func (x *Usage) ProtoReflect() protoreflect.Message {
-	mi := &file_ace_v1_edit_proto_msgTypes[7]
+	mi := &file_ace_v1_edit_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -752,7 +1323,7 @@ func (x *Usage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Usage.ProtoReflect.Descriptor instead.
 func (*Usage) Descriptor() ([]byte, []int) {
-	return file_ace_v1_edit_proto_rawDescGZIP(), []int{7}
+	return file_ace_v1_edit_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Usage) GetInputTokens() int64 {
@@ -816,14 +1387,19 @@ type EditResult struct {
 	FailedChecks []string `protobuf:"bytes,17,rep,name=failed_checks,json=failedChecks,proto3" json:"failed_checks,omitempty"`
 	// Slides of the kept iteration that the recipe's per-slide gate put
 	// back as they were in the original (outcome partly_applied).
-	Reverted      []*SlideRevert `protobuf:"bytes,18,rep,name=reverted,proto3" json:"reverted,omitempty"`
+	Reverted []*SlideRevert `protobuf:"bytes,18,rep,name=reverted,proto3" json:"reverted,omitempty"`
+	// The critic's issue ledger at the end of the edit, in id order.
+	Issues []*Issue `protobuf:"bytes,19,rep,name=issues,proto3" json:"issues,omitempty"`
+	// When the edit began (ms since 1970, the loop's clock); with
+	// duration_ms it bounds the edit's span.
+	StartedUnixMs int64 `protobuf:"varint,20,opt,name=started_unix_ms,json=startedUnixMs,proto3" json:"started_unix_ms,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *EditResult) Reset() {
 	*x = EditResult{}
-	mi := &file_ace_v1_edit_proto_msgTypes[8]
+	mi := &file_ace_v1_edit_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -835,7 +1411,7 @@ func (x *EditResult) String() string {
 func (*EditResult) ProtoMessage() {}
 
 func (x *EditResult) ProtoReflect() protoreflect.Message {
-	mi := &file_ace_v1_edit_proto_msgTypes[8]
+	mi := &file_ace_v1_edit_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -848,7 +1424,7 @@ func (x *EditResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditResult.ProtoReflect.Descriptor instead.
 func (*EditResult) Descriptor() ([]byte, []int) {
-	return file_ace_v1_edit_proto_rawDescGZIP(), []int{8}
+	return file_ace_v1_edit_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *EditResult) GetJobId() string {
@@ -977,6 +1553,20 @@ func (x *EditResult) GetReverted() []*SlideRevert {
 	return nil
 }
 
+func (x *EditResult) GetIssues() []*Issue {
+	if x != nil {
+		return x.Issues
+	}
+	return nil
+}
+
+func (x *EditResult) GetStartedUnixMs() int64 {
+	if x != nil {
+		return x.StartedUnixMs
+	}
+	return 0
+}
+
 var File_ace_v1_edit_proto protoreflect.FileDescriptor
 
 const file_ace_v1_edit_proto_rawDesc = "" +
@@ -1005,7 +1595,7 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"\frouter_model\x18\x06 \x01(\tR\vrouterModel\x12&\n" +
 	"\x0fmax_agent_turns\x18\a \x01(\x05R\rmaxAgentTurns\x12\x0e\n" +
 	"\x02vq\x18\b \x01(\bR\x02vq\x12\x1b\n" +
-	"\tmax_steps\x18\t \x01(\x05R\bmaxSteps\"\xae\x02\n" +
+	"\tmax_steps\x18\t \x01(\x05R\bmaxSteps\"\x9d\x03\n" +
 	"\tIteration\x12\f\n" +
 	"\x01n\x18\x01 \x01(\x05R\x01n\x12\x1a\n" +
 	"\bsnapshot\x18\x02 \x01(\tR\bsnapshot\x12\x19\n" +
@@ -1018,8 +1608,67 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"tool_calls\x18\a \x01(\x05R\ttoolCalls\x12\x1f\n" +
 	"\vduration_ms\x18\b \x01(\x03R\n" +
 	"durationMs\x12.\n" +
-	"\ablocked\x18\t \x03(\v2\x14.ace.v1.BlockedSlideR\ablockedB\b\n" +
-	"\x06_score\"\x91\x01\n" +
+	"\ablocked\x18\t \x03(\v2\x14.ace.v1.BlockedSlideR\ablocked\x12\"\n" +
+	"\x05steps\x18\n" +
+	" \x03(\v2\f.ace.v1.StepR\x05steps\x12(\n" +
+	"\awaivers\x18\v \x03(\v2\x0e.ace.v1.WaiverR\awaivers\x12\x1f\n" +
+	"\vact_stopped\x18\f \x01(\tR\n" +
+	"actStoppedB\b\n" +
+	"\x06_score\"\x8e\x05\n" +
+	"\x04Step\x12\x12\n" +
+	"\x04turn\x18\x01 \x01(\x05R\x04turn\x12\x14\n" +
+	"\x05calls\x18\x02 \x03(\tR\x05calls\x12\x18\n" +
+	"\aapplied\x18\x03 \x01(\x05R\aapplied\x12\x16\n" +
+	"\x06errors\x18\x04 \x01(\x05R\x06errors\x12\x18\n" +
+	"\achanged\x18\x05 \x01(\bR\achanged\x12\x16\n" +
+	"\x06undone\x18\x06 \x01(\bR\x06undone\x12\"\n" +
+	"\n" +
+	"delta_viol\x18\a \x01(\x05H\x00R\tdeltaViol\x88\x01\x01\x125\n" +
+	"\rdelta_by_kind\x18\b \x03(\v2\x11.ace.v1.KindDeltaR\vdeltaByKind\x12%\n" +
+	"\x0enew_violations\x18\t \x03(\tR\rnewViolations\x12/\n" +
+	"\x13resolved_violations\x18\n" +
+	" \x03(\tR\x12resolvedViolations\x12(\n" +
+	"\rsubmit_passed\x18\v \x01(\bH\x01R\fsubmitPassed\x88\x01\x01\x12\x16\n" +
+	"\x06waived\x18\f \x03(\tR\x06waived\x12+\n" +
+	"\x06issues\x18\r \x03(\v2\x13.ace.v1.IssueChangeR\x06issues\x12&\n" +
+	"\x0fstarted_unix_ms\x18\x0e \x01(\x03R\rstartedUnixMs\x12\x19\n" +
+	"\bagent_ms\x18\x0f \x01(\x03R\aagentMs\x12\x19\n" +
+	"\bapply_ms\x18\x10 \x01(\x03R\aapplyMs\x12\x1d\n" +
+	"\n" +
+	"observe_ms\x18\x11 \x01(\x03R\tobserveMs\x12\x17\n" +
+	"\agate_ms\x18\x12 \x01(\x03R\x06gateMs\x12\x1f\n" +
+	"\vduration_ms\x18\x13 \x01(\x03R\n" +
+	"durationMsB\r\n" +
+	"\v_delta_violB\x10\n" +
+	"\x0e_submit_passed\"5\n" +
+	"\tKindDelta\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x14\n" +
+	"\x05delta\x18\x02 \x01(\x05R\x05delta\"s\n" +
+	"\vIssueChange\x12\x14\n" +
+	"\x05issue\x18\x01 \x01(\tR\x05issue\x12\x14\n" +
+	"\x05check\x18\x02 \x01(\tR\x05check\x12\x14\n" +
+	"\x05slide\x18\x03 \x01(\tR\x05slide\x12\x12\n" +
+	"\x04from\x18\x04 \x01(\tR\x04from\x12\x0e\n" +
+	"\x02to\x18\x05 \x01(\tR\x02to\"v\n" +
+	"\x06Waiver\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x14\n" +
+	"\x05slide\x18\x02 \x01(\tR\x05slide\x12\x14\n" +
+	"\x05nodes\x18\x03 \x03(\tR\x05nodes\x12\x14\n" +
+	"\x05quote\x18\x04 \x01(\tR\x05quote\x12\x16\n" +
+	"\x06reason\x18\x05 \x01(\tR\x06reason\"\x8f\x02\n" +
+	"\x05Issue\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x16\n" +
+	"\x06family\x18\x02 \x01(\tR\x06family\x12\x14\n" +
+	"\x05slide\x18\x03 \x01(\tR\x05slide\x12\x14\n" +
+	"\x05check\x18\x04 \x01(\tR\x05check\x12\x16\n" +
+	"\x06status\x18\x05 \x01(\tR\x06status\x12\x12\n" +
+	"\x04hard\x18\x06 \x01(\bR\x04hard\x12\x1a\n" +
+	"\bevidence\x18\a \x01(\tR\bevidence\x12\x16\n" +
+	"\x06opened\x18\b \x01(\x05R\x06opened\x12\x18\n" +
+	"\achanged\x18\t \x01(\x05R\achanged\x12 \n" +
+	"\vregressions\x18\n" +
+	" \x01(\x05R\vregressions\x12\x16\n" +
+	"\x06waived\x18\v \x01(\tR\x06waived\"\x91\x01\n" +
 	"\fBlockedSlide\x12\x19\n" +
 	"\bslide_id\x18\x01 \x01(\tR\aslideId\x12\x16\n" +
 	"\x06number\x18\x02 \x01(\x05R\x06number\x12\x1b\n" +
@@ -1047,7 +1696,7 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"\finput_tokens\x18\x01 \x01(\x03R\vinputTokens\x12#\n" +
 	"\routput_tokens\x18\x02 \x01(\x03R\foutputTokens\x12#\n" +
 	"\rcached_tokens\x18\x03 \x01(\x03R\fcachedTokens\x12\x19\n" +
-	"\bcost_usd\x18\x04 \x01(\x01R\acostUsd\"\x90\x05\n" +
+	"\bcost_usd\x18\x04 \x01(\x01R\acostUsd\"\xdf\x05\n" +
 	"\n" +
 	"EditResult\x12\x15\n" +
 	"\x06job_id\x18\x01 \x01(\tR\x05jobId\x12\x19\n" +
@@ -1072,7 +1721,9 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"\x10final_violations\x18\x0f \x01(\x05R\x0ffinalViolations\x12\x18\n" +
 	"\aoutcome\x18\x10 \x01(\tR\aoutcome\x12#\n" +
 	"\rfailed_checks\x18\x11 \x03(\tR\ffailedChecks\x12/\n" +
-	"\breverted\x18\x12 \x03(\v2\x13.ace.v1.SlideRevertR\breverted*\x88\x01\n" +
+	"\breverted\x18\x12 \x03(\v2\x13.ace.v1.SlideRevertR\breverted\x12%\n" +
+	"\x06issues\x18\x13 \x03(\v2\r.ace.v1.IssueR\x06issues\x12&\n" +
+	"\x0fstarted_unix_ms\x18\x14 \x01(\x03R\rstartedUnixMs*\x88\x01\n" +
 	"\n" +
 	"EditStatus\x12\x1b\n" +
 	"\x17EDIT_STATUS_UNSPECIFIED\x10\x00\x12\x12\n" +
@@ -1094,33 +1745,43 @@ func file_ace_v1_edit_proto_rawDescGZIP() []byte {
 }
 
 var file_ace_v1_edit_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_ace_v1_edit_proto_msgTypes = make([]protoimpl.MessageInfo, 9)
+var file_ace_v1_edit_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
 var file_ace_v1_edit_proto_goTypes = []any{
 	(EditStatus)(0),      // 0: ace.v1.EditStatus
 	(*EditRequest)(nil),  // 1: ace.v1.EditRequest
 	(*EditOptions)(nil),  // 2: ace.v1.EditOptions
 	(*Iteration)(nil),    // 3: ace.v1.Iteration
-	(*BlockedSlide)(nil), // 4: ace.v1.BlockedSlide
-	(*Violation)(nil),    // 5: ace.v1.Violation
-	(*Box)(nil),          // 6: ace.v1.Box
-	(*SlideRevert)(nil),  // 7: ace.v1.SlideRevert
-	(*Usage)(nil),        // 8: ace.v1.Usage
-	(*EditResult)(nil),   // 9: ace.v1.EditResult
+	(*Step)(nil),         // 4: ace.v1.Step
+	(*KindDelta)(nil),    // 5: ace.v1.KindDelta
+	(*IssueChange)(nil),  // 6: ace.v1.IssueChange
+	(*Waiver)(nil),       // 7: ace.v1.Waiver
+	(*Issue)(nil),        // 8: ace.v1.Issue
+	(*BlockedSlide)(nil), // 9: ace.v1.BlockedSlide
+	(*Violation)(nil),    // 10: ace.v1.Violation
+	(*Box)(nil),          // 11: ace.v1.Box
+	(*SlideRevert)(nil),  // 12: ace.v1.SlideRevert
+	(*Usage)(nil),        // 13: ace.v1.Usage
+	(*EditResult)(nil),   // 14: ace.v1.EditResult
 }
 var file_ace_v1_edit_proto_depIdxs = []int32{
-	2, // 0: ace.v1.EditRequest.options:type_name -> ace.v1.EditOptions
-	4, // 1: ace.v1.Iteration.blocked:type_name -> ace.v1.BlockedSlide
-	5, // 2: ace.v1.BlockedSlide.violations:type_name -> ace.v1.Violation
-	6, // 3: ace.v1.Violation.bounds:type_name -> ace.v1.Box
-	0, // 4: ace.v1.EditResult.status:type_name -> ace.v1.EditStatus
-	3, // 5: ace.v1.EditResult.iterations:type_name -> ace.v1.Iteration
-	8, // 6: ace.v1.EditResult.usage:type_name -> ace.v1.Usage
-	7, // 7: ace.v1.EditResult.reverted:type_name -> ace.v1.SlideRevert
-	8, // [8:8] is the sub-list for method output_type
-	8, // [8:8] is the sub-list for method input_type
-	8, // [8:8] is the sub-list for extension type_name
-	8, // [8:8] is the sub-list for extension extendee
-	0, // [0:8] is the sub-list for field type_name
+	2,  // 0: ace.v1.EditRequest.options:type_name -> ace.v1.EditOptions
+	9,  // 1: ace.v1.Iteration.blocked:type_name -> ace.v1.BlockedSlide
+	4,  // 2: ace.v1.Iteration.steps:type_name -> ace.v1.Step
+	7,  // 3: ace.v1.Iteration.waivers:type_name -> ace.v1.Waiver
+	5,  // 4: ace.v1.Step.delta_by_kind:type_name -> ace.v1.KindDelta
+	6,  // 5: ace.v1.Step.issues:type_name -> ace.v1.IssueChange
+	10, // 6: ace.v1.BlockedSlide.violations:type_name -> ace.v1.Violation
+	11, // 7: ace.v1.Violation.bounds:type_name -> ace.v1.Box
+	0,  // 8: ace.v1.EditResult.status:type_name -> ace.v1.EditStatus
+	3,  // 9: ace.v1.EditResult.iterations:type_name -> ace.v1.Iteration
+	13, // 10: ace.v1.EditResult.usage:type_name -> ace.v1.Usage
+	12, // 11: ace.v1.EditResult.reverted:type_name -> ace.v1.SlideRevert
+	8,  // 12: ace.v1.EditResult.issues:type_name -> ace.v1.Issue
+	13, // [13:13] is the sub-list for method output_type
+	13, // [13:13] is the sub-list for method input_type
+	13, // [13:13] is the sub-list for extension type_name
+	13, // [13:13] is the sub-list for extension extendee
+	0,  // [0:13] is the sub-list for field type_name
 }
 
 func init() { file_ace_v1_edit_proto_init() }
@@ -1129,13 +1790,14 @@ func file_ace_v1_edit_proto_init() {
 		return
 	}
 	file_ace_v1_edit_proto_msgTypes[2].OneofWrappers = []any{}
+	file_ace_v1_edit_proto_msgTypes[3].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ace_v1_edit_proto_rawDesc), len(file_ace_v1_edit_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   9,
+			NumMessages:   14,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
