@@ -260,6 +260,11 @@ func recordJSON(t *testing.T, rec *editloop.Record) string {
 	for _, it := range rec.Iterations {
 		it.Timings = editloop.Timings{}
 		it.LLM = clearCallTimes(it.LLM)
+		steps := append([]editloop.StepRecord(nil), it.Steps...)
+		for i := range steps {
+			steps[i].StartedUnixMS, steps[i].Timings = 0, editloop.StepTimings{}
+		}
+		it.Steps = steps
 		r.Iterations = append(r.Iterations, it)
 	}
 	b, err := json.Marshal(r)

@@ -63,7 +63,6 @@ func TestEditTimelineInTheRecordTheReportAndOTel(t *testing.T) {
 	})
 	if err != nil {
 		rb, _ := os.ReadFile(recPath)
-		os.WriteFile("/tmp/timeline-rec.json", rb, 0o644)
 		t.Fatalf("%v\n%s\n%s\nrecord: %s", err, stdout.String(), stderr.String(), rb)
 	}
 	if errs := srv.Errors(); len(errs) > 0 {
