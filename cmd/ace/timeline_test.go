@@ -19,9 +19,9 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/acecanvas/ace/internal/deckgen"
+	"github.com/acecanvas/ace/internal/deckio"
 	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/llm/llmtest"
-	"github.com/acecanvas/ace/internal/deckio"
 	"github.com/acecanvas/ace/internal/report"
 	"github.com/acecanvas/ace/internal/telemetry"
 )
