@@ -36,11 +36,11 @@ func FromResult(ctx context.Context, s store.Store, pool *render.Pool, r *acev1.
 	if e.Outcome == "" {
 		e.Outcome = strings.ToLower(strings.TrimPrefix(r.Status.String(), "EDIT_STATUS_"))
 	}
-	for i, it := range r.Iterations {
+	for _, it := range r.Iterations {
 		e.Iterations = append(e.Iterations, Iteration{
 			N: int(it.N), Score: it.Score, Critique: it.Critique, GatePassed: it.GatePassed,
 			NewViolations: it.NewViolations, Duration: time.Duration(it.DurationMs) * time.Millisecond,
-			Selected: int32(i) == r.Selected,
+			Selected: it.N == r.Selected, // both 1-based; 0 selects none
 		})
 	}
 	for _, f := range r.FailedChecks {
@@ -168,12 +168,15 @@ func Rows(keys []string, results map[string]*acev1.EditResult, outputs map[strin
 			if u := r.Usage; u != nil {
 				row.CostUSD = u.CostUsd
 			}
+			// The kept iteration's score (Selected is its 1-based N); the
+			// last one's when the origin stands.
 			if n := len(r.Iterations); n > 0 {
-				sel := n - 1
-				if r.Selected >= 0 && int(r.Selected) < n {
-					sel = int(r.Selected)
+				row.Score = r.Iterations[n-1].Score
+				for _, it := range r.Iterations {
+					if it.N == r.Selected {
+						row.Score = it.Score
+					}
 				}
-				row.Score = r.Iterations[sel].Score
 			}
 		}
 		rows = append(rows, row)

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,5 +153,29 @@ func TestRecipeLinesDescribeTheRecipe(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "<li>company name (set_text_content)") {
 		t.Fatal("the page does not list the recipe's steps")
+	}
+}
+
+// TestSelectedIsTheIterationNumber: EditResult.Selected is the kept
+// iteration's 1-based N (0 when the origin stands); the batch row's score
+// and the edit page's kept mark follow it.
+func TestSelectedIsTheIterationNumber(t *testing.T) {
+	s1, s2 := 4.5, 2.0
+	res := &acev1.EditResult{Selected: 1, Outcome: "stopped", Iterations: []*acev1.Iteration{
+		{N: 1, Score: &s1, GatePassed: true}, {N: 2, Score: &s2, GatePassed: true}}}
+	rows := Rows([]string{"a.pptx"}, map[string]*acev1.EditResult{"a.pptx": res}, nil)
+	if rows[0].Score == nil || *rows[0].Score != 4.5 {
+		t.Fatalf("row score %v, want iteration 1's 4.5", rows[0].Score)
+	}
+	e, err := FromResult(context.Background(), nil, nil, res, "shorten titles", nil, "out/a.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.Iterations[0].Selected || e.Iterations[1].Selected {
+		t.Fatalf("kept marks %v %v, want iteration 1 only", e.Iterations[0].Selected, e.Iterations[1].Selected)
+	}
+	res.Selected = 0
+	if e, _ = FromResult(context.Background(), nil, nil, res, "shorten titles", nil, "out/a.pptx"); e.Iterations[0].Selected || e.Iterations[1].Selected {
+		t.Fatal("Selected 0 (the origin stands) marked an iteration as kept")
 	}
 }
