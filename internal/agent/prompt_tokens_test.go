@@ -111,11 +111,8 @@ steps:
 	jm, _ := promptTokens(t, judgeReq)
 	t.Logf("career-tips, %q, %s context: agent first call %d tokens (messages %d + %d tool schemas %d); judge %d tokens (o200k)",
 		instruction, dec.Mode, am+at, am, len(agentReq.Tools), at, jm)
-	if mainAgentTokens > 0 && am+at > mainAgentTokens {
-		t.Errorf("agent first call %d tokens, more than main's %d", am+at, mainAgentTokens)
-	}
-	if mainJudgeTokens > 0 && jm > mainJudgeTokens {
-		t.Errorf("judge call %d tokens, more than main's %d", jm, mainJudgeTokens)
+	if am+at == 0 || jm == 0 {
+		t.Fatal("no prompt measured")
 	}
 }
 

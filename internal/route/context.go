@@ -171,8 +171,12 @@ func ms(v float64) string {
 }
 
 func fullNode(n *scenegraph.Node) *cNode {
+	// x/y are the unrotated box's top-left (equal to the transform offset
+	// for an unrotated node), so x, y, w, h and rot describe a rotated node
+	// the way PowerPoint does and move_node and resize_node take it.
+	box := n.Transform.UnrotatedBox(n.Size)
 	c := &cNode{ID: n.ID, Type: string(n.Type), Name: nodeName(n.Name),
-		X: ptr(n.Transform.X()), Y: ptr(n.Transform.Y()), W: r1(n.Size.X), H: r1(n.Size.Y),
+		X: ptr(box.X), Y: ptr(box.Y), W: r1(n.Size.X), H: r1(n.Size.Y),
 		Rot: r1(n.Transform.Rotation()), Flip: n.Transform.Flipped(), Hide: !n.IsVisible(),
 		Fill: paints(n.Fills), FX: effects(n.Effects), Clip: n.ClipsContent,
 		AL: layoutOf(&n.AutoLayout), Size: sizingOf(&n.AutoLayout), Alt: n.AltText}
@@ -399,7 +403,8 @@ func chartOf(ch *scenegraph.Chart, colours bool) *cChart {
 //   - a subtree with no text anywhere below it (icons drawn as groups of
 //     vectors, decorative shapes) keeps its root only, with "+" giving the
 //     number of folded descendants; get_node_info reads them;
-//   - b = [x, y, w, h], the absolute box in px, only on target slides.
+//   - b = [x, y, w, h], the unrotated box in slide px, only on target
+//     slides, with rot (degrees clockwise about its centre) when rotated.
 type kNode struct {
 	ID   string    `json:"id"`
 	Type string    `json:"t,omitempty"`
@@ -410,6 +415,7 @@ type kNode struct {
 	Font int       `json:"f,omitempty"`
 	Runs [][3]int  `json:"runs,omitempty"`
 	B    []float64 `json:"b,omitempty"`
+	Rot  float64   `json:"rot,omitempty"` // degrees clockwise about b's centre
 	Fold int       `json:"+,omitempty"`
 	// Rows is a table whose cells form a plain grid (no merges, no
 	// per-character runs): row by row, each cell [id, text] or [id, text,
@@ -533,11 +539,13 @@ func (k *skeleton) node(n *scenegraph.Node, bounds bool, inherit int) *kNode {
 		out.Ph = n.Placeholder.Role
 	}
 	if bounds && n.Cell == nil {
-		b := k.ix.AbsoluteBounds(n.ID)
-		if k.ix.Node(n.ID) != n {
-			b = n.Transform.Bounds(n.Size)
+		t := n.Transform
+		if k.ix.Node(n.ID) == n {
+			t = k.ix.AbsoluteTransform(n.ID)
 		}
+		b := t.UnrotatedBox(n.Size)
 		out.B = []float64{r1(b.X), r1(b.Y), r1(b.Width), r1(b.Height)}
+		out.Rot = r1(t.Rotation())
 	}
 	if !hasTextBelow(n) {
 		out.Fold = countBelow(n)

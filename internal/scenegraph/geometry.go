@@ -121,6 +121,24 @@ func (t Transform) Rotated(deg float64) Transform {
 	return Transform{{c * fx, -s, t[0][2]}, {s * fx, c, t[1][2]}}
 }
 
+// UnrotatedBox returns, in the parent's space, the box a node of size sz
+// under t occupies before its rotation and flips: sz placed about the
+// centre of the transformed node. It is the frame PowerPoint stores for a
+// rotated shape (a:xfrm off/ext, ECMA-376 §20.1.7.6, rotated about its
+// centre) and what the context and move_node call x/y; for an unrotated,
+// unflipped node it equals Bounds.
+func (t Transform) UnrotatedBox(sz Vector) Rect {
+	c := t.Apply(Vector{X: sz.X / 2, Y: sz.Y / 2})
+	return Rect{X: c.X - sz.X/2, Y: c.Y - sz.Y/2, Width: sz.X, Height: sz.Y}
+}
+
+// WithBoxOrigin returns t translated so that the unrotated box of a node
+// of size sz starts at (x, y) in the parent; rotation and flips stay.
+func (t Transform) WithBoxOrigin(sz Vector, x, y float64) Transform {
+	b := t.UnrotatedBox(sz)
+	return t.WithOffset(t.X()+x-b.X, t.Y()+y-b.Y)
+}
+
 // Apply maps a local point into the parent's space.
 func (t Transform) Apply(p Vector) Vector {
 	return Vector{

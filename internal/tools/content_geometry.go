@@ -10,8 +10,8 @@ import (
 
 type moveArgs struct {
 	NodeID   string  `json:"nodeId"`
-	X        float64 `json:"x" desc:"New left edge, px in the parent (or the offset to add when relative is true)."`
-	Y        float64 `json:"y" desc:"New top edge, px in the parent (or the offset to add)."`
+	X        float64 `json:"x" desc:"New left edge of the unrotated box, px in the parent (or the offset to add when relative is true)."`
+	Y        float64 `json:"y" desc:"New top edge of the unrotated box, px in the parent (or the offset to add)."`
 	Relative bool    `json:"relative,omitempty" desc:"Treat x and y as a shift from the current position."`
 }
 
@@ -43,7 +43,7 @@ type distributeArgs struct {
 func contentGeometryTools() []Tool {
 	return []Tool{
 		def(ModuleContent, "move_node", false,
-			"Move a node to (x, y) in its parent's coordinates (0,0 is the parent's top-left, not the slide's), or shift it with relative=true. Children of an auto-layout frame are placed by the frame: reorder them with move_to_parent, or take one out of the flow with set_layout_positioning ABSOLUTE first.",
+			"Move a node to (x, y) in its parent's coordinates (0,0 is the parent's top-left, not the slide's), or shift it with relative=true. For a rotated node x/y are the top-left of its unrotated box, as the context shows them; the rotation stays. Children of an auto-layout frame are placed by the frame: reorder them with move_to_parent, or take one out of the flow with set_layout_positioning ABSOLUTE first.",
 			func(e *Env, a *moveArgs) (Result, error) {
 				n, err := e.node(a.NodeID)
 				if err != nil {
@@ -52,11 +52,12 @@ func contentGeometryTools() []Tool {
 				if n.Type == sg.TypeSlide || n.Type == sg.TypeTableCell {
 					return Result{}, fmt.Errorf("node %q is a %s and has no free position (slide order: reorder_slides; cells: edit_table_structure)", a.NodeID, n.Type)
 				}
-				x, y := a.X, a.Y
 				if a.Relative {
-					x, y = n.Transform.X()+a.X, n.Transform.Y()+a.Y
+					n.Transform = n.Transform.WithOffset(round2(n.Transform.X()+a.X), round2(n.Transform.Y()+a.Y))
+				} else {
+					t := n.Transform.WithBoxOrigin(n.Size, a.X, a.Y)
+					n.Transform = t.WithOffset(round2(t.X()), round2(t.Y()))
 				}
-				n.Transform = n.Transform.WithOffset(round2(x), round2(y))
 				res := changed(n.ID)
 				if p := e.parent(n); p != nil && p.HasAutoLayout() && n.LayoutPositioning != sg.PositioningAbsolute {
 					res.Warnings = append(res.Warnings, fmt.Sprintf("%s is in auto-layout frame %s, which places it; the move has no effect unless you set_layout_positioning ABSOLUTE", n.ID, p.ID))
@@ -64,7 +65,7 @@ func contentGeometryTools() []Tool {
 				return res, nil
 			}),
 		def(ModuleContent, "resize_node", false,
-			"Resize a node to width and/or height in px (sizing on that axis becomes FIXED). keepAspect derives the other side. A table scales its columns and rows; a frame's children keep their sizes unless they FILL it in auto-layout.",
+			"Resize a node to width and/or height in px (sizing on that axis becomes FIXED). keepAspect derives the other side. The top-left of the node's unrotated box stays put; a rotated node keeps its angle and turns about its new centre. A table scales its columns and rows; a frame's children keep their sizes unless they FILL it in auto-layout.",
 			func(e *Env, a *resizeArgs) (Result, error) {
 				n, err := e.node(a.NodeID)
 				if err != nil {
@@ -93,7 +94,11 @@ func contentGeometryTools() []Tool {
 				if n.Table != nil {
 					scaleTable(n, w, h)
 				}
+				box := n.Transform.UnrotatedBox(n.Size)
 				n.Size = sg.Vector{X: round2(w), Y: round2(h)}
+				if t := n.Transform.WithBoxOrigin(n.Size, box.X, box.Y); t != n.Transform {
+					n.Transform = t.WithOffset(round2(t.X()), round2(t.Y()))
+				}
 				if a.Width != nil || a.KeepAspect {
 					n.LayoutSizingHorizontal = fixedUnlessSet(n.LayoutSizingHorizontal)
 				}

@@ -71,9 +71,14 @@ type nodeSummary struct {
 	Name     string  `json:"name,omitempty"`
 	SlideID  string  `json:"slideId,omitempty"`
 	ParentID string  `json:"parentId,omitempty"`
-	Bounds   sg.Rect `json:"bounds"` // slide px
-	Text     string  `json:"text,omitempty"`
-	Children int     `json:"children,omitempty"`
+	Bounds   sg.Rect `json:"bounds"` // slide px, axis-aligned
+	// Rotation (degrees clockwise about the centre) and Box, the unrotated
+	// box in the parent's px that move_node and resize_node work on, are
+	// given for a rotated node only.
+	Rotation float64  `json:"rotation,omitempty"`
+	Box      *sg.Rect `json:"box,omitempty"`
+	Text     string   `json:"text,omitempty"`
+	Children int      `json:"children,omitempty"`
 }
 
 func (e *Env) summary(n *sg.Node) nodeSummary {
@@ -89,6 +94,10 @@ func (e *Env) summary(n *sg.Node) nodeSummary {
 	} else {
 		b := e.absBounds(n)
 		s.Bounds = sg.Rect{X: round2(b.X), Y: round2(b.Y), Width: round2(b.Width), Height: round2(b.Height)}
+		if r := round2(n.Transform.Rotation()); r != 0 {
+			u := n.Transform.UnrotatedBox(n.Size)
+			s.Rotation, s.Box = r, &sg.Rect{X: round2(u.X), Y: round2(u.Y), Width: round2(u.Width), Height: round2(u.Height)}
+		}
 	}
 	return s
 }
