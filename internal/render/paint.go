@@ -236,13 +236,32 @@ func (b *builder) dataURI(n *scenegraph.Node, ref string) string {
 		b.errorf(n, "image %s: no asset source given", shortRef(ref))
 		return ""
 	}
+	name := shortRef(ref)
+	a, known := b.deck.Assets[ref]
+	if known && a.Name != "" {
+		name = a.Name + " (" + shortRef(ref) + ")"
+	}
+	// The picture bounds (scenegraph.MaxPictureBytes and MaxPicturePixels)
+	// hold before the browser decodes anything: the asset table's size
+	// first (a scene-graph deck's store is not read for an oversized
+	// picture), then the bytes and header themselves.
+	if known {
+		if err := scenegraph.CheckPictureBytes(name, a.Bytes); err != nil {
+			b.errorf(n, "%v", err)
+			return ""
+		}
+	}
 	data, err := b.assets.AssetBytes(ref)
 	if err != nil {
 		b.errorf(n, "image %s: %v", shortRef(ref), err)
 		return ""
 	}
+	if _, _, err := scenegraph.PictureSize(name, data); err != nil {
+		b.errorf(n, "%v", err)
+		return ""
+	}
 	mime := ""
-	if a, ok := b.deck.Assets[ref]; ok {
+	if known {
 		mime = strings.ToLower(strings.TrimSpace(a.MimeType))
 	}
 	if !allowedImageTypes[mime] {

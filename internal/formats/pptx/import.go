@@ -98,6 +98,10 @@ type importer struct {
 	sldIDs    map[string]string // p:sldId/@id -> slide node id
 	themeOf   map[string]*theme
 	warnSeen  map[string]bool
+	// fatal is the first error found where the importer cannot stop at
+	// once (a picture over the bounds of sg.PictureTooLargeError); run
+	// returns it.
+	fatal error
 	// only, when set, names the slide parts to import in full; the others
 	// get a stub (export needs nothing of a slide it copies unchanged).
 	only map[string]bool
@@ -281,6 +285,9 @@ func (im *importer) run() error {
 		} else {
 			si, err = im.slide(r.Target, i)
 		}
+		if err == nil {
+			err = im.fatal
+		}
 		if err != nil {
 			return err
 		}
@@ -288,6 +295,9 @@ func (im *importer) run() error {
 		im.sldIDs[si.sldID] = si.node.ID
 		im.slides = append(im.slides, si)
 		im.deck.Slides = append(im.deck.Slides, si.node)
+	}
+	if im.fatal != nil {
+		return im.fatal
 	}
 	im.sections()
 	im.resolveLinks()

@@ -1,26 +1,12 @@
 package pptx
 
 import (
-	"bytes"
-	"image"
-	_ "image/gif" // register decoders for intrinsic picture sizes
-	_ "image/jpeg"
-	_ "image/png"
 	"math"
 	"strconv"
 	"strings"
 
 	sg "github.com/acecanvas/ace/internal/scenegraph"
 )
-
-// imageSize returns the intrinsic pixel size of a PNG, JPEG or GIF, or 0, 0.
-func imageSize(data []byte) (int, int) {
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil {
-		return 0, 0
-	}
-	return cfg.Width, cfg.Height
-}
 
 // customPaths converts a:custGeom paths (ECMA-376 §20.1.9.15) into SVG path
 // data in the node's local px space. Guide-named coordinates (formulas) are

@@ -1,6 +1,7 @@
 package pptx
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -650,6 +651,14 @@ func (im *importer) blip(bf *xnode, part string) (sg.Paint, bool) {
 		return sg.Paint{}, false
 	}
 	ref, err := im.mediaRef(r.Target)
+	var big *sg.PictureTooLargeError
+	if errors.As(err, &big) {
+		// Too large to hold or draw: the import fails, naming the part.
+		if im.fatal == nil {
+			im.fatal = fmt.Errorf("%s: %w", im.name, err)
+		}
+		return sg.Paint{}, false
+	}
 	if err != nil {
 		im.warn(part, "picture %s: %v", r.Target, err)
 		return sg.Paint{}, false
@@ -684,7 +693,14 @@ func (im *importer) mediaRef(part string) (string, error) {
 	if ref, ok := im.media[part]; ok {
 		return ref, nil
 	}
-	data, err := im.p.read(part)
+	// The picture bounds (sg.MaxPictureBytes, checked on the zip entry's
+	// declared size before anything is decompressed, then on the real
+	// size; sg.MaxPicturePixels on the header) come before any decoding.
+	data, err := im.p.readUpTo(part, sg.MaxPictureBytes)
+	var over *overLimitError
+	if errors.As(err, &over) {
+		return "", &sg.PictureTooLargeError{Name: part, Bytes: over.bytes}
+	}
 	if err != nil {
 		return "", err
 	}
@@ -692,7 +708,10 @@ func (im *importer) mediaRef(part string) (string, error) {
 	if mime == "" {
 		mime = http.DetectContentType(data)
 	}
-	w, h := imageSize(data)
+	w, h, err := sg.PictureSize(part, data)
+	if err != nil {
+		return "", err
+	}
 	ref := im.deck.AddAsset(im.blobs, data, mime, path.Base(part), w, h)
 	im.media[part] = ref
 	return ref, nil

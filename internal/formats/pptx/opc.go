@@ -100,7 +100,29 @@ func (p *pkg) has(part string) bool { _, ok := p.files[part]; return ok }
 // read returns a part's bytes, enforcing the per-part and total limits on the
 // actual decompressed size (declared sizes can lie).
 func (p *pkg) read(part string) ([]byte, error) {
+	return p.readUpTo(part, p.lim.MaxPartBytes)
+}
+
+// overLimitError is readUpTo's answer for a part over the caller's limit:
+// Bytes is its declared size, or its real size (counted, not kept) when
+// the zip entry understates it.
+type overLimitError struct {
+	part  string
+	bytes int64
+}
+
+func (e *overLimitError) Error() string {
+	return fmt.Sprintf("part %s is %d bytes, over the limit", e.part, e.bytes)
+}
+
+// readUpTo is read with a tighter per-part limit (a picture's bound): a
+// part over it, by its declared or its real size, is an *overLimitError,
+// and no more than limit+1 of its bytes are held in memory.
+func (p *pkg) readUpTo(part string, limit int64) ([]byte, error) {
 	if b, ok := p.data[part]; ok {
+		if int64(len(b)) > limit {
+			return nil, &overLimitError{part, int64(len(b))}
+		}
 		return b, nil
 	}
 	f, ok := p.files[part]
@@ -112,7 +134,10 @@ func (p *pkg) read(part string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: part %s: %v", p.name, part, err)
 	}
 	defer rc.Close()
-	max := p.lim.MaxPartBytes
+	max := min(limit, p.lim.MaxPartBytes)
+	if f.UncompressedSize64 > uint64(max) && limit < p.lim.MaxPartBytes {
+		return nil, &overLimitError{part, int64(f.UncompressedSize64)}
+	}
 	if rest := p.lim.MaxTotalBytes - p.total; rest < max {
 		max = rest
 	}
@@ -124,6 +149,12 @@ func (p *pkg) read(part string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: part %s: %v", p.name, part, err)
 	}
 	if int64(len(b)) > max {
+		if max == limit && limit < p.lim.MaxPartBytes {
+			// The zip entry understated the size: count the rest (up to
+			// the package's per-part limit) without keeping it.
+			n, _ := io.Copy(io.Discard, io.LimitReader(rc, p.lim.MaxPartBytes))
+			return nil, &overLimitError{part, int64(len(b)) + n}
+		}
 		return nil, fmt.Errorf("%s: part %s decompresses to more than %d bytes, over the size limit (zip bomb?)", p.name, part, max)
 	}
 	p.total += int64(len(b))
