@@ -341,7 +341,7 @@ func TestRenderWorkerKilledMidRender(t *testing.T) {
 // before it exits, so the edit completes with no render worker left and
 // the render ran exactly once.
 func TestRenderWorkerDrainsOnSIGTERM(t *testing.T) {
-	ctx, conn, _, renderer, batch, jobs := renderInFlight(t, "drain")
+	ctx, conn, data, renderer, batch, jobs := renderInFlight(t, "drain")
 	id := jobs[0].Request.JobId
 	if err := renderer.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -352,6 +352,11 @@ func TestRenderWorkerDrainsOnSIGTERM(t *testing.T) {
 	case <-time.After(2 * time.Minute):
 		t.Fatal("the render worker did not exit within its 30 s drain")
 	}
+	// The edit may need the render queue again after the drained render
+	// (the rebrand's contrast fix reads rendered pixels); a replacement
+	// worker serves it. A render the drain abandoned would show below as
+	// an activity attempt above 1.
+	start(t, data, "worker", "--queues", "render").waitLine(t, "ace worker:", 3*time.Minute)
 	fctx, fcancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer fcancel()
 	st, err := workers.Follow(fctx, conn.JS, batch, []string{jobs[0].Key}, nil)
