@@ -182,7 +182,7 @@ func slideList(d *scenegraph.Deck, ids []string) string {
 			}
 		}
 		sort.Ints(nums)
-		s := fmt.Sprintf("%d slides: %s", len(nums), ranges(nums))
+		s := fmt.Sprintf("%d slides: %s", len(nums), scenegraph.SlideRanges(nums, ", "))
 		if removed > 0 {
 			s += fmt.Sprintf(" (and %d removed)", removed)
 		}
@@ -201,24 +201,6 @@ func slideList(d *scenegraph.Deck, ids []string) string {
 		word = "slide "
 	}
 	return word + strings.Join(parts, ", ")
-}
-
-// ranges writes sorted numbers as ranges: "1-4, 7, 9-10".
-func ranges(nums []int) string {
-	var parts []string
-	for i := 0; i < len(nums); {
-		j := i
-		for j+1 < len(nums) && nums[j+1] == nums[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, fmt.Sprintf("%d-%d", nums[i], nums[j]))
-		} else {
-			parts = append(parts, strconv.Itoa(nums[i]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ", ")
 }
 
 // bySlide orders violations by their slide's place in d, then as the

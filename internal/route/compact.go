@@ -304,21 +304,3 @@ func paragraphs(t *scenegraph.TextContent) []string {
 	}
 	return out
 }
-
-// slideList compresses 1-based slide numbers into "1-4,7,9-12".
-func slideList(nums []int) string {
-	var parts []string
-	for i := 0; i < len(nums); {
-		j := i
-		for j+1 < len(nums) && nums[j+1] == nums[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, fmt.Sprintf("%d-%d", nums[i], nums[j]))
-		} else {
-			parts = append(parts, strconv.Itoa(nums[i]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ",")
-}

@@ -490,7 +490,7 @@ func macroContext(d *scenegraph.Deck, targets []int) macroDoc {
 	for _, t := range targets {
 		one = append(one, t+1)
 	}
-	doc.Targets = slideList(one)
+	doc.Targets = scenegraph.SlideRanges(one, ",")
 	k := &skeleton{ix: scenegraph.NewIndex(d), doc: &doc, fonts: map[string]int{}}
 	for i, s := range d.Slides {
 		if s == nil {
@@ -839,7 +839,7 @@ func systemicContext(d *scenegraph.Deck) systemicDoc {
 		}
 	}
 	for _, u := range colors {
-		u.Slides = slideList(sortedKeys(u.slides))
+		u.Slides = scenegraph.SlideRanges(sortedKeys(u.slides), ",")
 		doc.Colors = append(doc.Colors, u)
 	}
 	sort.Slice(doc.Colors, func(i, j int) bool {
@@ -851,7 +851,7 @@ func systemicContext(d *scenegraph.Deck) systemicDoc {
 		return a.Color < b.Color
 	})
 	for _, u := range fonts {
-		u.Slides = slideList(sortedKeys(u.slides))
+		u.Slides = scenegraph.SlideRanges(sortedKeys(u.slides), ",")
 		for s := range u.sizes {
 			u.Sizes = append(u.Sizes, s)
 		}

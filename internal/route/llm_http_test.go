@@ -15,26 +15,13 @@ import (
 // router prompt (go-openai drops a zero temperature, so the client sends
 // the smallest float, which servers treat as greedy), its answer adopted; a failing model falls back to H.
 func TestRouteThroughTheLLMClientOverHTTP(t *testing.T) {
-	script, err := llmtest.ParseScript([]byte(`
-name: care-router
-steps:
+	srv, cl := scriptedRouter(t, "care-router", `
   - model: router-model
     text: '{"mode": "MICRO_SPATIAL", "target_slides": [1, 5], "reason": "slide 1 is the source of the layout"}'
   - model: router-model
     status: 400
     error_message: bad request
-`), "care-router")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := llmtest.NewServer(t, script)
-	cfg := srv.Config("agent-model", "judge-model")
-	cfg.RouterModel = "router-model"
-	client, err := llm.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cl := &llm.Classifier{Client: client}
+`)
 	d := pitchDeck(12)
 
 	dec := Route(context.Background(), "Give slide 5 the layout of the first slide", d, cl)
@@ -63,4 +50,23 @@ steps:
 	if calls := cl.Calls(); len(calls) != 2 {
 		t.Fatalf("%d calls recorded", len(calls))
 	}
+}
+
+// scriptedRouter serves a scripted router model (steps: YAML of llmtest
+// steps for router-model) over real HTTP and returns its server and an
+// llm.Classifier that talks to it.
+func scriptedRouter(t *testing.T, name, steps string) (*llmtest.Server, *llm.Classifier) {
+	t.Helper()
+	script, err := llmtest.ParseScript([]byte("name: "+name+"\nsteps:"+steps), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer(t, script)
+	cfg := srv.Config("agent-model", "judge-model")
+	cfg.RouterModel = "router-model"
+	client, err := llm.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, &llm.Classifier{Client: client}
 }

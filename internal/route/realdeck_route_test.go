@@ -9,8 +9,6 @@ import (
 	"testing"
 
 	"github.com/acecanvas/ace/internal/formats/pptx"
-	"github.com/acecanvas/ace/internal/llm"
-	"github.com/acecanvas/ace/internal/llm/llmtest"
 	"github.com/acecanvas/ace/internal/scenegraph"
 	"github.com/acecanvas/ace/internal/shareddecks"
 )
@@ -93,25 +91,13 @@ func TestRealDeckRoutingIgnoresUnitsAndRatios(t *testing.T) {
 // added to the model's targets, so a unit read as a slide ("19 pt") would
 // have put slide 19 back after a correct model answer.
 func TestLLMRouteKeepsUnitsOutOfTargets(t *testing.T) {
-	script, err := llmtest.ParseScript([]byte(`
-name: units
-steps:
+	srv, cl := scriptedRouter(t, "units", `
   - model: router-model
     text: '{"mode": "MICRO_SPATIAL", "target_slides": [18], "reason": "the title of slide 18"}'
-`), "units")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := llmtest.NewServer(t, script)
-	cfg := srv.Config("agent-model", "judge-model")
-	cfg.RouterModel = "router-model"
-	client, err := llm.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	d := loadRealDeck(t, "career-tips.pptx")
 	instr := "set the title font size on slide 18 to 19 pt"
-	dec := Route(context.Background(), instr, d, &llm.Classifier{Client: client})
+	dec := Route(context.Background(), instr, d, cl)
 	if dec.Mode != Micro || !slices.Equal(dec.OneBased(), []int{18}) || dec.Source != "llm" {
 		t.Fatalf("decision %+v, want MICRO_SPATIAL on slide 18 only", dec)
 	}
@@ -152,24 +138,12 @@ func TestRealDeckRoutingByContentKind(t *testing.T) {
 // resolve "the first table" (issue 17, item 1): a scripted model over real
 // HTTP receives it and its answer is adopted.
 func TestLLMRouterSeesSlideContents(t *testing.T) {
-	script, err := llmtest.ParseScript([]byte(`
-name: kinds
-steps:
+	srv, cl := scriptedRouter(t, "kinds", `
   - model: router-model
     text: '{"mode": "MICRO_SPATIAL", "target_slides": [4], "reason": "slide 4 holds the only chart"}'
-`), "kinds")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := llmtest.NewServer(t, script)
-	cfg := srv.Config("agent-model", "judge-model")
-	cfg.RouterModel = "router-model"
-	client, err := llm.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	d := loadRealDeck(t, "py:ph-populated-placeholders.pptx")
-	dec := Route(context.Background(), "Turn the chart into a doughnut", d, &llm.Classifier{Client: client})
+	dec := Route(context.Background(), "Turn the chart into a doughnut", d, cl)
 	if dec.Mode != Micro || !slices.Equal(dec.OneBased(), []int{4}) {
 		t.Fatalf("decision %+v", dec)
 	}

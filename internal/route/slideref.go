@@ -265,7 +265,7 @@ func slidesTitled(d *scenegraph.Deck, words []string) []int {
 		if s == nil {
 			continue
 		}
-		title := strings.ToLower(s.Name + " " + slideTitle(s))
+		title := strings.ToLower(s.Name + " " + s.SlideTitle())
 		all := true
 		for _, w := range words {
 			if !strings.Contains(title, w) && !strings.Contains(title, strings.TrimSuffix(w, "s")) {
@@ -278,33 +278,6 @@ func slidesTitled(d *scenegraph.Deck, words []string) []int {
 		}
 	}
 	return out
-}
-
-// slideTitle is the text of the slide's title placeholder, or its first
-// text node.
-func slideTitle(s *scenegraph.Node) string {
-	var first string
-	var title string
-	s.Walk(func(n, _ *scenegraph.Node, _ int) bool {
-		if title != "" {
-			return false
-		}
-		if n.Characters == "" {
-			return true
-		}
-		if n.Placeholder != nil && (n.Placeholder.Role == "title" || n.Placeholder.Role == "ctrTitle") {
-			title = n.Characters
-			return false
-		}
-		if first == "" {
-			first = n.Characters
-		}
-		return true
-	})
-	if title != "" {
-		return title
-	}
-	return first
 }
 
 func slidesContaining(d *scenegraph.Deck, lowerText string) []int {

@@ -33,7 +33,7 @@ const smartArtPrefix = "SmartArt/"
 
 // Summarize reports what slide s (at 0-based position i) holds.
 func Summarize(s *scenegraph.Node, i int) SlideSummary {
-	sum := SlideSummary{Num: i + 1, Name: meaningfulName(s.Name, i), Title: strings.Join(strings.Fields(slideTitle(s)), " ")}
+	sum := SlideSummary{Num: i + 1, Name: meaningfulName(s.Name, i), Title: strings.Join(strings.Fields(s.SlideTitle()), " ")}
 	if sum.Name == sum.Title {
 		sum.Name = ""
 	}

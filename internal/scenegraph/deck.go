@@ -1,5 +1,10 @@
 package scenegraph
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Deck is a presentation: ordered slides, the design tokens they draw on, and
 // the assets they reference.
 type Deck struct {
@@ -77,4 +82,51 @@ func (d *Deck) SlideByID(id string) (*Node, int) {
 		}
 	}
 	return nil, -1
+}
+
+// SlideRanges writes ascending 1-based slide numbers as runs joined by sep:
+// "1-4, 7, 9-10" with sep ", ". Used wherever the model reads a list of
+// slides (route contexts, observations).
+func SlideRanges(nums []int, sep string) string {
+	var parts []string
+	for i := 0; i < len(nums); {
+		j := i
+		for j+1 < len(nums) && nums[j+1] == nums[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, strconv.Itoa(nums[i])+"-"+strconv.Itoa(nums[j]))
+		} else {
+			parts = append(parts, strconv.Itoa(nums[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, sep)
+}
+
+// SlideTitle is the text of a slide's title placeholder (role title or
+// ctrTitle, ECMA-376 §19.7.10 ST_PlaceholderType), else its first text in
+// document order; "" for a slide without text.
+func (s *Node) SlideTitle() string {
+	var first, title string
+	s.Walk(func(n, _ *Node, _ int) bool {
+		if title != "" {
+			return false
+		}
+		if n.Characters == "" {
+			return true
+		}
+		if n.Placeholder != nil && (n.Placeholder.Role == "title" || n.Placeholder.Role == "ctrTitle") {
+			title = n.Characters
+			return false
+		}
+		if first == "" {
+			first = n.Characters
+		}
+		return true
+	})
+	if title != "" {
+		return title
+	}
+	return first
 }

@@ -21,6 +21,9 @@ var (
 	costUSD     metric.Float64Counter
 	editSeconds metric.Float64Histogram
 	renderSecs  metric.Float64Histogram
+	stepsCount  metric.Int64Counter // RecordResult's step, ledger and waiver counters
+	issuesCount metric.Int64Counter
+	waiverCount metric.Int64Counter
 )
 
 func instruments() {
@@ -35,6 +38,12 @@ func instruments() {
 		costUSD, _ = m.Float64Counter("ace.llm.cost", metric.WithUnit("USD"), metric.WithDescription("Model cost"))
 		editSeconds, _ = m.Float64Histogram("ace.edit.duration", metric.WithUnit("s"), metric.WithDescription("Wall time of an edit"))
 		renderSecs, _ = m.Float64Histogram("ace.render.duration", metric.WithUnit("s"), metric.WithDescription("Render latency per call"))
+		stepsCount, _ = m.Int64Counter("ace.agent.steps", metric.WithUnit("{step}"),
+			metric.WithDescription("Agent steps by result: submit_passed, submit_failed, undo, edit"))
+		issuesCount, _ = m.Int64Counter("ace.critic.issues", metric.WithUnit("{issue}"),
+			metric.WithDescription("Critic ledger issues at the end of an edit, by status"))
+		waiverCount, _ = m.Int64Counter("ace.critic.waivers", metric.WithUnit("{waiver}"),
+			metric.WithDescription("Hard violations waived because the instruction requires them, by kind"))
 	})
 }
 

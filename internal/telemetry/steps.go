@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -47,25 +46,6 @@ const (
 	StepEdit         = "edit"
 )
 
-var (
-	stepOnce    sync.Once
-	stepsCount  metric.Int64Counter
-	issuesCount metric.Int64Counter
-	waiverCount metric.Int64Counter
-)
-
-func stepInstruments() {
-	stepOnce.Do(func() {
-		m := otel.Meter("github.com/acecanvas/ace")
-		stepsCount, _ = m.Int64Counter("ace.agent.steps", metric.WithUnit("{step}"),
-			metric.WithDescription("Agent steps by result: submit_passed, submit_failed, undo, edit"))
-		issuesCount, _ = m.Int64Counter("ace.critic.issues", metric.WithUnit("{issue}"),
-			metric.WithDescription("Critic ledger issues at the end of an edit, by status"))
-		waiverCount, _ = m.Int64Counter("ace.critic.waivers", metric.WithUnit("{waiver}"),
-			metric.WithDescription("Hard violations waived because the instruction requires them, by kind"))
-	})
-}
-
 // RecordResult records a finished edit from its EditResult, the same in
 // process (`ace edit`) and in the workflow's Publish activity: RecordEdit's
 // metrics (ace.edits per outcome, ...), the counters ace.agent.steps (per
@@ -86,7 +66,7 @@ func RecordResult(ctx context.Context, res *acev1.EditResult) {
 	}
 	RecordEdit(ctx, e)
 
-	stepInstruments()
+	instruments()
 	for _, is := range res.Issues {
 		issuesCount.Add(ctx, 1, metric.WithAttributes(attribute.String(AttrStatus, is.Status)))
 	}

@@ -341,7 +341,7 @@ func slideTools() []Tool {
 				}
 				out := make([]item, 0, len(e.Deck.Slides))
 				for i, s := range e.Deck.Slides {
-					it := item{ID: s.ID, Index: i, Name: s.Name, Title: clip(slideTitle(s), 120)}
+					it := item{ID: s.ID, Index: i, Name: s.Name, Title: clip(s.SlideTitle(), 120)}
 					if s.Slide != nil {
 						it.Layout, it.Section, it.Hidden = s.Slide.Layout, s.Slide.Section, s.Slide.Hidden
 					}
@@ -701,30 +701,6 @@ var (
 )
 
 var footerProbes = len(footerProbeRows) * len(footerProbeCols)
-
-// slideTitle is the text of the slide's title placeholder, else its first
-// text.
-func slideTitle(s *sg.Node) string {
-	var first string
-	var title string
-	s.Walk(func(n, _ *sg.Node, _ int) bool {
-		if title != "" {
-			return false
-		}
-		if n.Characters != "" {
-			if isTitleRole(placeholderRole(n)) {
-				title = n.Characters
-			} else if first == "" {
-				first = n.Characters
-			}
-		}
-		return true
-	})
-	if title != "" {
-		return title
-	}
-	return first
-}
 
 // wireframe draws a slide as SVG rectangles and text, bounded to the
 // first 2,000 nodes.

@@ -592,8 +592,8 @@ var toolCases = []toolCase{
 		return map[string]any{"index": 2, "templateSlideId": "slide-2", "title": "Next steps", "body": "Ship it"}
 	}), func(t *testing.T, _, d *sg.Deck, r Result) {
 		s := d.Slides[2]
-		if s.ID != r.Created[0] || slideTitle(s) != "Next steps" || hexOf(s.Fills) != hexOf(d.Slides[1].Fills) {
-			t.Errorf("new slide %s title %q", s.ID, slideTitle(s))
+		if s.ID != r.Created[0] || s.SlideTitle() != "Next steps" || hexOf(s.Fills) != hexOf(d.Slides[1].Fills) {
+			t.Errorf("new slide %s title %q", s.ID, s.SlideTitle())
 		}
 		if !slices.Contains(texts(s), "Ship it") {
 			t.Error("body missing")
