@@ -810,11 +810,12 @@ func (s *Steps) Waive(ctx context.Context, in editloop.WaiveInput) (editloop.Wai
 }
 
 // criticSlides are a deck's slides as the critic names them: id and title
-// (the slide's name).
+// (the title placeholder's text, else the first text: Node.SlideTitle; a
+// .pptx slide has no name, so the name left every title blank).
 func criticSlides(d *scenegraph.Deck) []critic.Slide {
 	out := make([]critic.Slide, len(d.Slides))
 	for i, sl := range d.Slides {
-		out[i] = critic.Slide{ID: sl.ID, Title: sl.Name}
+		out[i] = critic.Slide{ID: sl.ID, Title: sl.SlideTitle()}
 	}
 	return out
 }
