@@ -145,6 +145,7 @@ func (t TextContent) clone() TextContent {
 		}
 	}
 	c.Paragraphs = cloneSlice(t.Paragraphs)
+	c.Fields = cloneSlice(t.Fields)
 	for i := range c.Paragraphs {
 		c.Paragraphs[i].BulletColor = clonePtr(t.Paragraphs[i].BulletColor)
 		if tc := t.Paragraphs[i].BulletThemeColor; tc != nil {

@@ -19,12 +19,15 @@ type TextContent struct {
 	StyleOverrideTable      map[string]TypeStyle `json:"styleOverrideTable,omitempty"`
 	Paragraphs              []Paragraph          `json:"paragraphs,omitempty"`
 	TextBox                 *TextBox             `json:"textBox,omitempty"`
+	// Fields are the ranges of Characters that are live fields (slide
+	// number, date; DrawingML a:fld), in order and not overlapping.
+	Fields []TextField `json:"fields,omitempty"`
 }
 
 // HasText reports whether any text field is set.
 func (t *TextContent) HasText() bool {
 	return t.Characters != "" || t.Style != nil || len(t.CharacterStyleOverrides) > 0 ||
-		len(t.StyleOverrideTable) > 0 || len(t.Paragraphs) > 0 || t.TextBox != nil
+		len(t.StyleOverrideTable) > 0 || len(t.Paragraphs) > 0 || t.TextBox != nil || len(t.Fields) > 0
 }
 
 // RuneCount is the length of Characters in code points.

@@ -458,6 +458,9 @@ func (v *validator) text(p string, n *Node) {
 		}
 		v.style(p+".styleOverrideTable."+k, "", &s)
 	}
+	if err := checkFields(t); err != nil {
+		v.add(p+".fields", "%v; fields must lie in order inside one line of the text", err)
+	}
 	lines := strings.Count(t.Characters, "\n") + 1
 	if len(t.Paragraphs) > lines {
 		v.add(p+".paragraphs", "%d paragraph styles for %d lines of text", len(t.Paragraphs), lines)

@@ -30,10 +30,14 @@ func replaceText(n *sg.Node, find, repl string) (int, error) {
 	}
 	out := make([]rune, 0, len(src))
 	keys := make([]int, 0, len(src))
+	newPos := make([]int, len(src)) // old offset -> new, -1 inside an occurrence
 	count := 0
 	for i := 0; i < len(src); {
 		if i+len(f) <= len(src) && string(src[i:i+len(f)]) == find {
 			k := keyAt(i)
+			for j := i; j < i+len(f); j++ {
+				newPos[j] = -1
+			}
 			for range r {
 				keys = append(keys, k)
 			}
@@ -42,11 +46,13 @@ func replaceText(n *sg.Node, find, repl string) (int, error) {
 			count++
 			continue
 		}
+		newPos[i] = len(out)
 		out = append(out, src[i])
 		keys = append(keys, keyAt(i))
 		i++
 	}
 	n.Characters = string(out)
+	n.RemapFields(string(src), newPos)
 	// Drop trailing base-style keys so the slice stays as short as it was
 	// meant to be, and drop it entirely when nothing is overridden.
 	last := len(keys)

@@ -247,6 +247,14 @@ func usesOverrideSlot(n *sg.Node) (ea, cs bool) {
 
 // setCharacters replaces a node's text, keeping the base style, the
 // paragraph styles that still have a line, and dropping range overrides.
+//
+// Fields (slide number, date; a:fld) are kept where the new text leaves
+// their characters in place: a field inside the longest common prefix or
+// suffix of the old and new text moves with it ("Slide 3" to "Page 3"
+// keeps the slide number "3" live). A field whose characters the new text
+// replaces or cuts becomes literal text: the caller wrote those
+// characters, so ACE exports what it was given rather than a field that
+// PowerPoint would overwrite with its own value.
 func setCharacters(n *sg.Node, text string) error {
 	if !n.Type.CanHoldText() {
 		return fmt.Errorf("node %q is a %s and holds no text; use a TEXT node, shape or table cell", n.ID, n.Type)
@@ -254,7 +262,9 @@ func setCharacters(n *sg.Node, text string) error {
 	if !utf8.ValidString(text) {
 		return fmt.Errorf("text for %q is not valid UTF-8", n.ID)
 	}
+	old := n.Characters
 	n.Characters = text
+	n.RemapFields(old, nil)
 	n.CharacterStyleOverrides, n.StyleOverrideTable = nil, nil
 	if lines := strings.Count(text, "\n") + 1; len(n.Paragraphs) > lines {
 		n.Paragraphs = n.Paragraphs[:lines]

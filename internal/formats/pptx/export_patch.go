@@ -566,7 +566,8 @@ func (ex *exporter) patchText(w *writer, txBody *xnode, n, o *sg.TextContent) {
 	var paras []*xnode
 	for k, line := range nLines {
 		nl := utf8.RuneCountInString(line)
-		if k < len(ps) && k < len(oLines) && line == oLines[k] && jsonOf(paraAt(n, k)) == jsonOf(paraAt(o, k)) {
+		if k < len(ps) && k < len(oLines) && line == oLines[k] && jsonOf(paraAt(n, k)) == jsonOf(paraAt(o, k)) &&
+			lineFields(n, nOff[k], nl) == lineFields(o, oOff[k], nl) {
 			same := true
 			for i := 0; same && i < nl; i++ {
 				same = styleKey(n.StyleAt(nOff[k]+i)) == styleKey(o.StyleAt(oOff[k]+i))
@@ -594,10 +595,7 @@ func (ex *exporter) patchText(w *writer, txBody *xnode, n, o *sg.TextContent) {
 		for s := 0; s < len(runes); {
 			st := n.StyleAt(nOff[k] + s)
 			key := styleKey(st)
-			e := s + 1
-			for e < len(runes) && runes[e] != lineSep && runes[s] != lineSep && styleKey(n.StyleAt(nOff[k]+e)) == key {
-				e++
-			}
+			e, f := runEnd(n, runes, nOff[k], s)
 			rPr := w.rPrXML(st)
 			if tmpl != nil {
 				if tr, at := runAt(tmpl, s); tr != nil {
@@ -611,9 +609,18 @@ func (ex *exporter) patchText(w *writer, txBody *xnode, n, o *sg.TextContent) {
 					}
 				}
 			}
-			if runes[s] == lineSep {
+			switch {
+			case runes[s] == lineSep:
 				b.WriteString("<a:br>" + rPr + "</a:br>")
-			} else {
+			case f >= 0:
+				// The field's own a:pPr (its paragraph properties for
+				// the field text) comes back from the element it was.
+				b.WriteString(fldOpen(n.Fields[f]) + rPr)
+				if pp := fldByID(txBody, n.Fields[f].ID).child(nsA, "pPr"); pp != nil {
+					b.Write(pp.bytes())
+				}
+				b.WriteString("<a:t>" + escText(string(runes[s:e])) + "</a:t></a:fld>")
+			default:
 				b.WriteString("<a:r>" + rPr + "<a:t>" + escText(string(runes[s:e])) + "</a:t></a:r>")
 			}
 			s = e
@@ -641,6 +648,31 @@ func (ex *exporter) patchText(w *writer, txBody *xnode, n, o *sg.TextContent) {
 	}
 	txBody.kids = kids
 	txBody.dirty = true
+}
+
+// lineFields lists the fields inside the n code points of a text from
+// offset off, relative to off, as a comparable string.
+func lineFields(t *sg.TextContent, off, n int) string {
+	var b strings.Builder
+	for _, f := range t.Fields {
+		if f.Start >= off && f.End <= off+n {
+			fmt.Fprintf(&b, "%d,%d,%s,%s;", f.Start-off, f.End-off, f.Type, f.ID)
+		}
+	}
+	return b.String()
+}
+
+// fldByID returns the a:fld element of a text body with the given id, or
+// nil.
+func fldByID(txBody *xnode, id string) *xnode {
+	for _, p := range txBody.all(nsA, "p") {
+		for _, r := range p.elems() {
+			if r.local == "fld" && r.av("id") == id {
+				return r
+			}
+		}
+	}
+	return nil
 }
 
 func styleV(t *sg.TextContent) string {

@@ -428,11 +428,14 @@ func (t *textCtx) read(txBody *xnode, tc *sg.TextContent) {
 	}
 	var spans []span
 	var paras []sg.Paragraph
+	var fields []sg.TextField
 	var firstEmpty *sg.TypeStyle
+	pos := 0 // code points written to chars
 	for k, p := range txBody.all(nsA, "p") {
 		if k > 0 {
 			chars.WriteByte('\n')
 			spans = append(spans, span{n: 1})
+			pos++
 		}
 		pPr := p.child(nsA, "pPr")
 		level := int(inum(pPr.av("lvl")))
@@ -472,8 +475,16 @@ func (t *textCtx) read(txBody *xnode, tc *sg.TextContent) {
 			if firstSize == 0 {
 				firstSize = st.FontSize
 			}
+			n := utf8.RuneCountInString(text)
+			// A field keeps its type and id (ECMA-376 §21.1.2.2.4) so
+			// edits and export leave it live; one without an id, or
+			// whose cached text holds a line break, is read as text.
+			if id := r.av("id"); r.local == "fld" && id != "" && !strings.ContainsRune(text, lineSep) {
+				fields = append(fields, sg.TextField{Start: pos, End: pos + n, Type: r.av("type"), ID: id})
+			}
 			chars.WriteString(text)
-			spans = append(spans, span{n: utf8.RuneCountInString(text), style: st})
+			spans = append(spans, span{n: n, style: st})
+			pos += n
 		}
 		if firstSize == 0 {
 			st := t.runStyle(level, p.child(nsA, "endParaRPr"), pPrs...)
@@ -486,6 +497,7 @@ func (t *textCtx) read(txBody *xnode, tc *sg.TextContent) {
 	}
 	tc.Characters = chars.String()
 	tc.TextBox = box
+	tc.Fields = fields
 	if len(paras) == 0 {
 		return
 	}

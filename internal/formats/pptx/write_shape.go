@@ -635,19 +635,46 @@ func (w *writer) runsXML(tc *sg.TextContent, line string, off int) string {
 	start := 0
 	for start < len(runes) {
 		st := tc.StyleAt(off + start)
-		key := styleKey(st)
-		end := start + 1
-		for end < len(runes) && runes[end] != lineSep && runes[start] != lineSep && styleKey(tc.StyleAt(off+end)) == key {
-			end++
-		}
-		if runes[start] == lineSep {
+		end, f := runEnd(tc, runes, off, start)
+		switch {
+		case runes[start] == lineSep:
 			b.WriteString("<a:br>" + w.rPrXML(st) + "</a:br>")
-		} else {
+		case f >= 0:
+			b.WriteString(fldOpen(tc.Fields[f]) + w.rPrXML(st) + "<a:t>" + escText(string(runes[start:end])) + "</a:t></a:fld>")
+		default:
 			b.WriteString("<a:r>" + w.rPrXML(st) + "<a:t>" + escText(string(runes[start:end])) + "</a:t></a:r>")
 		}
 		start = end
 	}
 	return b.String()
+}
+
+// runEnd returns where the run of a paragraph starting at line offset s
+// ends (exclusive) and the index in tc.Fields of the field it is, or -1.
+// off is the line's first code point in the text. A field is one run
+// (a:fld) whatever the styles of its characters; a line break is a run
+// of its own; any other run is the longest stretch of one style that
+// does not enter a field.
+func runEnd(tc *sg.TextContent, runes []rune, off, s int) (int, int) {
+	if f := tc.FieldAt(off + s); f >= 0 && runes[s] != lineSep {
+		return min(tc.Fields[f].End-off, len(runes)), f
+	}
+	key := styleKey(tc.StyleAt(off + s))
+	e := s + 1
+	for e < len(runes) && runes[e] != lineSep && runes[s] != lineSep && tc.FieldAt(off+e) < 0 && styleKey(tc.StyleAt(off+e)) == key {
+		e++
+	}
+	return e, -1
+}
+
+// fldOpen is the start tag of a field's a:fld with its id and type
+// (ECMA-376 Part 1 §21.1.2.2.4).
+func fldOpen(f sg.TextField) string {
+	s := `<a:fld id="` + esc(f.ID) + `"`
+	if f.Type != "" {
+		s += ` type="` + esc(f.Type) + `"`
+	}
+	return s + ">"
 }
 
 func styleKey(s sg.TypeStyle) string {
