@@ -163,15 +163,49 @@ func (r *ToolRegistry) OpenAIFunctions() []openai.FunctionDefinition {
 	return out
 }
 
-// Parameters returns the schema as a JSON object without "$schema".
+// Parameters returns the arguments schema as the model reads it: Schema
+// without what only the validator needs, so the tool list a request
+// carries stays small (issue 17 item 10). Dropped: "$schema" (some
+// servers reject it), "additionalProperties": false (closed objects;
+// Apply still rejects a misspelt argument by name, with the closest
+// one), and the colour pattern hexPattern (the agent's prompt states the
+// colour format once; Apply still refuses a bad colour). Everything
+// else, descriptions, enums, bounds and required lists, is kept. Apply
+// and ValidateArgs always check the full Schema.
 func (t Tool) Parameters() json.RawMessage {
 	var m map[string]any
 	if err := json.Unmarshal(t.Schema, &m); err != nil {
 		return t.Schema
 	}
 	delete(m, "$schema")
+	compactSchema(m)
 	b, _ := json.Marshal(m)
 	return b
+}
+
+// compactSchema removes, in place and at every depth, the validator-only
+// keys Parameters documents. A map type's "additionalProperties" is a
+// schema object, not false, and stays.
+func compactSchema(v any) {
+	switch x := v.(type) {
+	case map[string]any:
+		if ap, ok := x["additionalProperties"].(bool); ok && !ap {
+			delete(x, "additionalProperties")
+		}
+		if p, ok := x["pattern"].(string); ok && p == hexPattern {
+			delete(x, "pattern")
+		}
+		for k, sub := range x {
+			if k == "enum" || k == "required" {
+				continue
+			}
+			compactSchema(sub)
+		}
+	case []any:
+		for _, sub := range x {
+			compactSchema(sub)
+		}
+	}
 }
 
 // def builds a Tool whose arguments decode into A; the schema is derived

@@ -75,3 +75,34 @@ func TestUnknownArgumentSuggestsTheClosest(t *testing.T) {
 		t.Errorf("a name far from every argument got a suggestion: %v", err)
 	}
 }
+
+// The schema a model reads (Parameters) drops only what the validator
+// needs, closed objects and the colour pattern; Apply still checks the
+// full Schema, so a misspelt argument and a bad colour are refused with
+// an error naming them.
+func TestParametersDropOnlyValidatorKeysAndApplyStillChecksThem(t *testing.T) {
+	tool, _ := Registry().Get("create_frame")
+	p := string(tool.Parameters())
+	for _, gone := range []string{`"additionalProperties":false`, `"pattern"`, `"$schema"`} {
+		if strings.Contains(p, gone) {
+			t.Errorf("create_frame parameters still carry %s", gone)
+		}
+	}
+	for _, kept := range []string{`"description":"Layer name."`, `"enum":["NONE","HORIZONTAL","VERTICAL"]`, `"minimum":0`, `"themeColor"`} {
+		if !strings.Contains(p, kept) {
+			t.Errorf("create_frame parameters lost %s", kept)
+		}
+	}
+	if !strings.Contains(string(tool.Schema), `"additionalProperties":false`) || !strings.Contains(string(tool.Schema), hexPattern) {
+		t.Fatal("the full schema lost its closed objects or its colour pattern")
+	}
+	d := fixture(t)
+	_, _, err := Apply(d, []Call{call("set_fill_color", map[string]any{"nodeId": "slide-13", "colour": "#112233"})}, Options{})
+	if err == nil || !strings.Contains(err.Error(), `did you mean "color"`) {
+		t.Errorf("misspelt argument: %v", err)
+	}
+	_, _, err = Apply(d, []Call{call("set_fill_color", map[string]any{"nodeId": "slide-13", "color": "navy"})}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "/color") {
+		t.Errorf("bad colour: %v", err)
+	}
+}
