@@ -232,7 +232,7 @@ func (l *loop) iterate(n int, base string, fb *policy.Feedback, x string) (it It
 	it.Snapshot, it.ToolCalls = ap.DeckRef, ap.Applied
 
 	done = lap(&it.Timings.Diff)
-	df, err := s.Diff(DiffInput{OriginRef: req.DeckRef, DeckRef: it.Snapshot})
+	df, err := s.Diff(DiffInput{OriginRef: req.DeckRef, DeckRef: it.Snapshot, Targets: l.rec.Route.Decision.TargetSlides})
 	done()
 	if err != nil {
 		return it, fmt.Errorf("diff: %w", err)
@@ -273,7 +273,7 @@ func (l *loop) iterate(n int, base string, fb *policy.Feedback, x string) (it It
 			it.Attempt, it.Snapshot, it.Reverted = it.Snapshot, ren.DeckRef, ren.Reverted
 			done = lap(&it.Timings.Diff)
 			t := it.Timings.Diff
-			df, err = s.Diff(DiffInput{OriginRef: req.DeckRef, DeckRef: it.Snapshot})
+			df, err = s.Diff(DiffInput{OriginRef: req.DeckRef, DeckRef: it.Snapshot, Targets: l.rec.Route.Decision.TargetSlides})
 			done()
 			it.Timings.Diff += t
 			if err != nil {

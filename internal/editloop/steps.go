@@ -238,10 +238,15 @@ type ApplyOutput struct {
 	Applied int    `json:"applied"`
 }
 
-// DiffInput compares the origin with the current snapshot.
+// DiffInput compares the origin with the current snapshot. Targets are
+// the route's target slides (0-based origin indices): the text for the
+// judge shows the origin snapshot of those and of the slides the edit
+// touched, and counts the rest (diff.Diff.RoutedText); none shows every
+// slide.
 type DiffInput struct {
 	OriginRef string `json:"originRef"`
 	DeckRef   string `json:"deckRef"`
+	Targets   []int  `json:"targets,omitempty"`
 }
 
 // DiffOutput is JsonDiff's summary, a ref to its text for the judge, and

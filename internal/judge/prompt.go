@@ -7,7 +7,7 @@ What you get:
 - The instruction the editing agent received.
 - The agent's actual edits: a structured diff between the ORIGINAL deck and the EDITED deck. There is no reference answer; you judge whether the edits do what the instruction asks.
   "Added" = created by the agent, "Removed" = deleted by the agent, "Modified" = kept but changed, "moved" = re-parented, reorder and z-order entries = stacking or order changes.
-- Below the diff, a per-slide snapshot of the ORIGINAL deck (text, alignment, fonts, shapes). Use it when a slide has no diff entry: for "do X on every slide" a missing entry may mean the agent skipped the slide, or that the slide already satisfied the request. Only count it as a miss if the snapshot shows the slide needed the change.
+- Below the diff, a per-slide snapshot of the ORIGINAL deck (text, alignment, fonts, shapes): of every slide, or of the slides the edit touched or was routed to, with a line counting the others. Use it when a slide has no diff entry: for "do X on every slide" a missing entry may mean the agent skipped the slide, or that the slide already satisfied the request. Only count it as a miss if the snapshot shows the slide needed the change.
 - Sometimes: rendered images of the edited slides. Use them for what the diff cannot show (does an added picture show what was asked, does the placement match the intent). They are not a target to compare against; do not grade style.
 
 How to judge:

@@ -665,7 +665,8 @@ func (s *Steps) RenderSlides(ctx context.Context, ref string, ids []string, imag
 var ErrNoRenderer = errors.New("no renderer configured")
 
 // Diff computes JsonDiff of origin vs current (ACE App. E) and stores its
-// text for the judge (TextRef).
+// text for the judge and the critic (TextRef), the origin snapshot routed
+// to in.Targets and the touched slides (diff.Diff.RoutedText).
 func (s *Steps) Diff(ctx context.Context, in editloop.DiffInput) (editloop.DiffOutput, error) {
 	origin, err := s.deck(ctx, in.OriginRef)
 	if err != nil {
@@ -677,7 +678,7 @@ func (s *Steps) Diff(ctx context.Context, in editloop.DiffInput) (editloop.DiffO
 	}
 	d := diff.Compute(origin, cur)
 	out := editloop.DiffOutput{Distinct: d.Distinct, Score: d.Score, Empty: d.Empty(), TouchesVisual: d.TouchesVisual}
-	if out.TextRef, err = s.Store.Put(ctx, []byte(d.Text(origin))); err != nil {
+	if out.TextRef, err = s.Store.Put(ctx, []byte(d.RoutedText(origin, in.Targets))); err != nil {
 		return out, fmt.Errorf("store the diff text: %w", err)
 	}
 	// Exact, unlike the capped and tolerant JsonDiff: every slide whose
