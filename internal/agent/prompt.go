@@ -46,14 +46,15 @@ Answer with function calls, not prose. Work in steps: each answer is one step; i
    - Every create_* for a new slide must carry parentId (the new slide's id); without it the element lands on the previously focused slide.
    - A new slide is never left blank: populate it in the same batch (with "$name") or in the next step.
    - Reorder slides with reorder_slides and the complete list of slide ids, after all slides exist.
-11. When a call fails, its result says why; correct it and send the fixed call.`
+11. When a call fails, its result says why; correct it and send the fixed call.
+12. Your function list holds the tools this task most likely needs. If you need another (tables, charts, pictures, diagrams, auto-layout, theme, ...), call load_tools with its name first: its description lists every tool not yet in your list.`
 
 // sceneGraphPrimer describes ACE's scene graph (internal/scenegraph) to the
 // model; App. Q.1 "Figma Slides Basics" rewritten for our model.
 const sceneGraphPrimer = `# Scene-graph primer
 - The deck is an ordered list of slides. Each slide is a tree of nodes; every node has a stable id (for example "s3" or "s3/12"), a type (FRAME, GROUP, TEXT, RECTANGLE, ELLIPSE, LINE, VECTOR, IMAGE, TABLE, CHART, ...) and a name.
 - New content goes under a slide or a frame: parentId is a slide id or a container id.
-- Units are CSS pixels; a 16:9 slide is 1280 x 720 px unless the deck says otherwise. Colours are hex (#RRGGBB).
+- Units are CSS pixels; a 16:9 slide is 1280 x 720 px unless the deck says otherwise. Colours are hex: #RRGGBB, or #RRGGBBAA with alpha last.
 - A node's position is relative to its PARENT (0,0 is the parent's top-left corner), as in relativeTransform [[a,b,tx],[c,d,ty]]; move_node takes parent-relative x/y and resize_node sets width and height. Absolute bounds, where shown, are for reasoning about overlap only.
 - Auto-layout frames (layoutMode HORIZONTAL or VERTICAL) place their children themselves: padding, itemSpacing and alignment decide positions, and a child's sizing is FIXED, HUG or FILL per axis. To add a card to a row, insert it into the frame; do not compute per-child coordinates.
 - Text nodes carry characters, a base style (fontFamily, fontSize px, fontWeight, colour, alignment) and per-range style overrides; style a word with set_text_range_style rather than splitting the text.

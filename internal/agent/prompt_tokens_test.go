@@ -54,10 +54,17 @@ func promptTokens(t *testing.T, req openai.ChatCompletionRequest) (msgs, toolLis
 
 // Prompt tokens on unchanged main (e7a1ff9), measured by this test before
 // any cut: agent first call = messages + tool schemas, judge = IF request.
+// (On dbc8c2d, just before the cut, the same test measured 24080 = 2252
+// messages + 21828 for 101 tool schemas, and 25072 for the judge.)
 const (
 	mainAgentTokens = 23906
 	mainJudgeTokens = 25072
 )
+
+// Issue 17 item 10: the agent's first call and the judge's call must each
+// drop at least 40% from main (keep at most 60% of it), and the tool list
+// stay within 12k tokens.
+const maxShareOfMain = 60 // percent
 
 // TestPromptTokensOneSlideEditOnCareerTips measures the agent's first
 // request and the judge's request for a one-slide edit of the real deck
@@ -100,7 +107,9 @@ steps:
 	if len(rr.Errors) > 0 || !rr.Changed {
 		t.Fatalf("the edit did not apply: %+v", rr.Errors)
 	}
-	dt := diff.Compute(d, rr.Deck).Text(d)
+	// The judge's text as the Diff step stores it: the origin snapshot
+	// routed to the route's targets and the touched slides.
+	dt := diff.Compute(d, rr.Deck).RoutedText(d, dec.TargetSlides)
 	j := &judge.Judge{LLM: a.LLM}
 	if _, err := j.IF(context.Background(), judge.IFInput{Instruction: instruction, Diff: dt}); err != nil {
 		t.Fatal(err)
@@ -111,8 +120,31 @@ steps:
 	jm, _ := promptTokens(t, judgeReq)
 	t.Logf("career-tips, %q, %s context: agent first call %d tokens (messages %d + %d tool schemas %d); judge %d tokens (o200k)",
 		instruction, dec.Mode, am+at, am, len(agentReq.Tools), at, jm)
-	if am+at == 0 || jm == 0 {
+	t.Logf("against main (e7a1ff9): agent %d -> %d (-%.1f%%), judge %d -> %d (-%.1f%%)",
+		mainAgentTokens, am+at, 100*(1-float64(am+at)/mainAgentTokens), mainJudgeTokens, jm, 100*(1-float64(jm)/mainJudgeTokens))
+	if am == 0 || at == 0 || jm == 0 {
 		t.Fatal("no prompt measured")
+	}
+	if limit := mainAgentTokens * maxShareOfMain / 100; am+at > limit {
+		t.Errorf("agent first call %d tokens, above %d (40%% below main's %d)", am+at, limit, mainAgentTokens)
+	}
+	if limit := mainJudgeTokens * maxShareOfMain / 100; jm > limit {
+		t.Errorf("judge call %d tokens, above %d (40%% below main's %d)", jm, limit, mainJudgeTokens)
+	}
+	if at > maxToolListTokens {
+		t.Errorf("tool list %d tokens, above %d", at, maxToolListTokens)
+	}
+	// What the model needs is still there: the edited node in the
+	// context, the tool the edit uses, the way to every other tool, and
+	// for the judge the targeted slide's original text with a count of
+	// the slides not shown.
+	if !strings.Contains(agentReq.Messages[1].Content, title.ID) || findTool(agentReq.Tools, "set_text_font") == nil ||
+		findTool(agentReq.Tools, agent.ToolLoadTools) == nil {
+		t.Error("the agent request lacks the title, set_text_font or load_tools")
+	}
+	judgeText := judgeReq.Messages[1].Content
+	if !strings.Contains(judgeText, strings.Fields(title.Characters)[0]) || !strings.Contains(judgeText, "Not shown: ") {
+		t.Errorf("the judge request lacks slide 3's original title or the count of the other slides:\n%s", judgeText)
 	}
 }
 

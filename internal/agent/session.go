@@ -20,12 +20,17 @@ import (
 type Session struct {
 	Messages []openai.ChatCompletionMessage `json:"messages"`
 	Turns    int                            `json:"turns"`
+	// Offered are the tools offered up front (ScopedTools); the others
+	// come with load_tools (toolset.go). Empty offers every tool.
+	Offered []string `json:"offered,omitempty"`
 }
 
 // NewSession starts an iteration's conversation: the stable prefix, then
 // the routed context, the instruction and the feedback on the previous
-// iteration (Messages).
-func NewSession(in Input) *Session { return &Session{Messages: Messages(in)} }
+// iteration (Messages), with the tools its input scopes (ScopedTools).
+func NewSession(in Input) *Session {
+	return &Session{Messages: Messages(in), Offered: ScopedTools(in)}
+}
 
 // Round is one model answer: the calls it asks for, in order (deck tools
 // and the step tools submit, undo_step and check_layout), and its text.
@@ -101,7 +106,7 @@ func (a *Agent) Turn(ctx context.Context, ses *Session, results []Result, note s
 		maxTokens = DefaultMaxTokens
 	}
 	resp, err := a.LLM.Chat(ctx, llm.Request{Role: llm.RoleAgent, Purpose: "act", Messages: ses.Messages,
-		Tools: append(slices.Clip(a.Tools.Functions()), stepTools...), Temperature: 0, MaxTokens: maxTokens})
+		Tools: append(offeredTools(a.Tools.Functions(), ses), stepTools...), Temperature: 0, MaxTokens: maxTokens})
 	if err != nil {
 		return Round{}, resp.Call, err
 	}
@@ -144,10 +149,22 @@ type RoundResult struct {
 // that lives between calls of a batch (the focused slide, "$name"
 // bindings) behaves exactly as when the Apply step replays the whole
 // list.
+// load_tools is answered here (its result names the tools added); it
+// changes nothing and is not one of the applied calls.
 func ApplyRound(box Toolbox, base *scenegraph.Deck, prior []Call, cur *scenegraph.Deck, round Round) RoundResult {
 	out := RoundResult{Deck: cur, Calls: slices.Clone(prior)}
 	for _, rc := range round.Calls {
 		if IsStepTool(rc.Tool) {
+			continue
+		}
+		if rc.Tool == ToolLoadTools {
+			content, err := loadToolsResult(box, rc.Args)
+			if err != nil {
+				out.Errors = append(out.Errors, ToolError{Turn: round.Turn, Tool: rc.Tool, Kind: "tool_error", Message: err.Error(), Args: truncate(rc.Args, 300)})
+				b, _ := json.Marshal(map[string]string{"error": err.Error()})
+				content = string(b)
+			}
+			out.Results = append(out.Results, Result{ID: rc.ID, Content: content})
 			continue
 		}
 		content, changed := applyOne(box, base, &out, round.Turn, rc)
