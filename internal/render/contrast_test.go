@@ -1,6 +1,9 @@
 package render
 
 import (
+	"image"
+	"image/color"
+	"math"
 	"slices"
 	"testing"
 
@@ -51,5 +54,60 @@ func TestBackdropHidesTheTextItself(t *testing.T) {
 		if !near(c.R, grey.R, 1.0/255) || !near(c.G, grey.G, 1.0/255) || !near(c.B, grey.B, 1.0/255) {
 			t.Errorf("colour behind the text %+v, want the panel's #808080 only", c)
 		}
+	}
+}
+
+// TestBackdropRegionSamplesLikeTheWholeSlide: the backdrop screenshot
+// covers only the text lines' region, snapped to whole pixels of
+// BackdropScale. On a picture of a 1280x720 slide at that scale with a
+// different colour in every 2x2 px block, each line's cell colours read
+// from the region cut out of it are those read from the whole picture,
+// for lines inside the slide, past its right and bottom edges, and
+// starting above it; a slide whose lines are all off it needs no
+// screenshot.
+func TestBackdropRegionSamplesLikeTheWholeSlide(t *testing.T) {
+	const w, h = 1280.0, 720.0
+	full := image.NewRGBA(image.Rect(0, 0, int(w*BackdropScale), int(h*BackdropScale)))
+	for y := range full.Bounds().Dy() {
+		for x := range full.Bounds().Dx() {
+			full.Set(x, y, color.RGBA{uint8(x * 7), uint8(y * 13), uint8(x*3 + y*5), 255})
+		}
+	}
+	lines := []rawRect{
+		{X: 101.3, Y: 57.8, Width: 403.1, Height: 21.7},
+		{X: 1190.5, Y: 300.2, Width: 180, Height: 30},   // past the right edge
+		{X: 640.9, Y: 700.1, Width: 90.4, Height: 33.3}, // past the bottom edge
+		{X: 333.3, Y: -10.5, Width: 75, Height: 20},     // starts above the slide
+	}
+	raw := &rawSlide{Nodes: []rawNode{{ID: "a", Lns: lines[:2]}, {ID: "b", Lns: lines[2:]}, {ID: "no-text"}}}
+	region, ok := backdropRegion(raw, w, h)
+	if !ok {
+		t.Fatal("backdropRegion: no region for lines on the slide")
+	}
+	step := 1 / BackdropScale
+	for _, v := range []float64{region.X, region.Y, region.Width, region.Height} {
+		if v != math.Round(v/step)*step {
+			t.Errorf("region %+v: %g is not a multiple of %g px", region, v, step)
+		}
+	}
+	if region.X > 101.3 || region.Y != 0 || region.X+region.Width != w || region.Y+region.Height != h {
+		t.Errorf("region %+v: want from x <= 101.3, y 0 to the slide's right and bottom edges", region)
+	}
+	px := func(v float64) int { return int(v * BackdropScale) }
+	crop := full.SubImage(image.Rect(px(region.X), px(region.Y), px(region.X+region.Width), px(region.Y+region.Height)))
+	whole := rawRect{Width: w, Height: h}
+	for _, ln := range lines {
+		want, got := cellMeans(full, ln, whole), cellMeans(crop, ln, region)
+		if len(want) == 0 || !slices.Equal(got, want) {
+			t.Errorf("line %+v: cells %v from the region, %v from the whole slide", ln, got, want)
+		}
+	}
+	small := rawRect{X: 600, Y: 300, Width: 78, Height: 38}
+	if r, _ := backdropRegion(&rawSlide{Nodes: []rawNode{{Lns: []rawRect{{X: 601, Y: 301, Width: 76, Height: 36}}}}}, w, h); r != small {
+		t.Errorf("one line at 601,301 76x36: region %+v, want %+v", r, small)
+	}
+	off := &rawSlide{Nodes: []rawNode{{ID: "off", Lns: []rawRect{{X: 1300, Y: 10, Width: 50, Height: 20}, {X: 10, Y: 800, Width: 50, Height: 20}}}}}
+	if r, ok := backdropRegion(off, w, h); ok {
+		t.Errorf("lines wholly off the slide: region %+v, want none", r)
 	}
 }

@@ -423,7 +423,14 @@ func (t *tab) drawSlide(ctx context.Context, markup string, w, h float64, scale 
 			t.w, t.h = vw, vh
 		}
 		arg, _ := json.Marshal(markup)
-		r, err := chromedp.Evaluate[*rawSlide]("window.__ace.render("+string(arg)+")", chromedp.EvalAwaitPromise)(ctx, tg)
+		// Without a picture the text is hidden in the same call, right
+		// after the measurement (the layout is kept): the backdrop
+		// screenshot follows without another round trip.
+		hide := "false"
+		if scale <= 0 {
+			hide = "true"
+		}
+		r, err := chromedp.Evaluate[*rawSlide]("window.__ace.render("+string(arg)+","+hide+")", chromedp.EvalAwaitPromise)(ctx, tg)
 		if err != nil {
 			return fmt.Errorf("laying out slide: %w", err)
 		}
@@ -443,24 +450,28 @@ func (t *tab) drawSlide(ctx context.Context, markup string, w, h float64, scale 
 			}
 			png = shot.Data
 		}
-		if !needsBackdrop(raw) {
+		region, ok := backdropRegion(raw, w, h)
+		if !ok {
 			return nil
 		}
 		// What is painted behind the text, for the contrast check: the
-		// same slide with every text transparent (contrast.go).
-		if _, err := chromedp.Evaluate[bool]("window.__ace.hideText()")(ctx, tg); err != nil {
-			return fmt.Errorf("hiding the text for the backdrop: %w", err)
+		// same slide with every text transparent (contrast.go), only the
+		// part of it under text lines.
+		if scale > 0 {
+			if _, err := chromedp.Evaluate[bool]("window.__ace.hideText()")(ctx, tg); err != nil {
+				return fmt.Errorf("hiding the text for the backdrop: %w", err)
+			}
 		}
 		shot, err := cdp.Call(ctx, tg, page.CaptureScreenshot, page.CaptureScreenshotParams{
 			Format:           page.CaptureScreenshotFormatPng,
-			Clip:             &page.Viewport{X: 0, Y: 0, Width: w, Height: h, Scale: BackdropScale},
+			Clip:             &page.Viewport{X: region.X, Y: region.Y, Width: region.Width, Height: region.Height, Scale: BackdropScale},
 			OptimizeForSpeed: ptr(true),
 			FromSurface:      ptr(true),
 		})
 		if err != nil {
 			return fmt.Errorf("capturing the backdrop: %w", err)
 		}
-		return sampleBackdrop(raw, shot.Data, w, h)
+		return sampleBackdrop(raw, shot.Data, region)
 	}))
 	return raw, png, err
 }

@@ -142,7 +142,10 @@
     }
     return {w: o.width, h: o.height, nodes: out};
   }
-  async function render(html) {
+  // render sets the slide's DOM and returns its measurement; with
+  // hideAfter it then hides the text (hideText) when some node has text
+  // lines to judge, so the contrast backdrop needs no second call.
+  async function render(html, hideAfter) {
     const root = document.getElementById('ace-root');
     root.classList.remove('ace-notext');
     root.innerHTML = html;
@@ -183,6 +186,7 @@
     autofit(root);
     const m = measure(root);
     m.errors = errors;
+    if (hideAfter && m.nodes.some(n => n.lns && n.lns.length)) hideText();
     return m;
   }
   // hideText makes every text of the slide transparent (glyphs, bullets,
