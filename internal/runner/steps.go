@@ -60,6 +60,40 @@ type Steps struct {
 
 	once sync.Once
 	box  agent.Toolbox
+
+	// digests memoises slideDigests by snapshot ref.
+	digestMu sync.Mutex
+	digests  map[string]map[string]string
+}
+
+// maxDigestSnapshots bounds Steps.digests: an iteration's step loop needs
+// its baseline and the last two working copies.
+const maxDigestSnapshots = 16
+
+// slideDigests returns each slide's subtree digest (scenegraph.NodeDigest)
+// of the snapshot d stored at ref, by slide id. A ref is the hash of its
+// content, so the digests of a ref never change: the step loop's
+// observation, which compares the working copy with the iteration's
+// baseline and the previous step after every step, computes each
+// snapshot's once.
+func (s *Steps) slideDigests(ref string, d *scenegraph.Deck) map[string]string {
+	s.digestMu.Lock()
+	m, ok := s.digests[ref]
+	s.digestMu.Unlock()
+	if ok {
+		return m
+	}
+	m = make(map[string]string, len(d.Slides))
+	for _, sl := range d.Slides {
+		m[sl.ID] = scenegraph.NodeDigest(sl)
+	}
+	s.digestMu.Lock()
+	if s.digests == nil || len(s.digests) >= maxDigestSnapshots {
+		s.digests = map[string]map[string]string{}
+	}
+	s.digests[ref] = m
+	s.digestMu.Unlock()
+	return m
 }
 
 func (s *Steps) toolbox() agent.Toolbox {
@@ -298,8 +332,13 @@ func (s *Steps) Observe(ctx context.Context, in editloop.ObserveInput) (observe.
 	if ids == nil {
 		// Every slide that differs from the baseline, and those this
 		// step changed back to it (their violations resolve).
-		ids = changedSlides(baseline, cur)
-		for _, id := range changedSlides(prev, cur) {
+		dBase, dCur := s.slideDigests(in.BaselineRef, baseline), s.slideDigests(in.DeckRef, cur)
+		dPrev := dCur
+		if prev != cur {
+			dPrev = s.slideDigests(in.PrevRef, prev)
+		}
+		ids = diffSlides(baseline, cur, dBase, dCur)
+		for _, id := range diffSlides(prev, cur, dPrev, dCur) {
 			if !slices.Contains(ids, id) {
 				ids = append(ids, id)
 			}
@@ -890,15 +929,23 @@ var ErrBadFormat = errors.New("export format")
 // changedSlides lists the slides whose subtree digest differs (current
 // deck order), then the removed ones (origin order).
 func changedSlides(origin, cur *scenegraph.Deck) []string {
-	before := make(map[string]string, len(origin.Slides))
-	for _, sl := range origin.Slides {
-		before[sl.ID] = scenegraph.NodeDigest(sl)
+	digests := func(d *scenegraph.Deck) map[string]string {
+		m := make(map[string]string, len(d.Slides))
+		for _, sl := range d.Slides {
+			m[sl.ID] = scenegraph.NodeDigest(sl)
+		}
+		return m
 	}
+	return diffSlides(origin, cur, digests(origin), digests(cur))
+}
+
+// diffSlides is changedSlides given each deck's slide digests by slide id.
+func diffSlides(origin, cur *scenegraph.Deck, before, after map[string]string) []string {
 	var out []string
 	kept := map[string]bool{}
 	for _, sl := range cur.Slides {
 		kept[sl.ID] = true
-		if d, ok := before[sl.ID]; !ok || d != scenegraph.NodeDigest(sl) {
+		if d, ok := before[sl.ID]; !ok || d != after[sl.ID] {
 			out = append(out, sl.ID)
 		}
 	}
