@@ -125,6 +125,10 @@ type tab struct {
 	cancel      context.CancelFunc
 	allocCancel context.CancelFunc
 	w, h        int64 // current viewport, px
+	// blobs maps a picture's data: URI to the blob: URL of the same bytes
+	// held by the tab's page (blobMarkup); blobBytes is their total size.
+	blobs     map[string]string
+	blobBytes int
 }
 
 // NewPool starts o.Size browsers. ctx bounds the start only; the browsers
@@ -422,6 +426,10 @@ func (t *tab) drawSlide(ctx context.Context, markup string, w, h float64, scale 
 			}
 			t.w, t.h = vw, vh
 		}
+		markup, err := t.blobMarkup(ctx, tg, markup)
+		if err != nil {
+			return err
+		}
 		arg, _ := json.Marshal(markup)
 		// Without a picture the text is hidden in the same call, right
 		// after the measurement (the layout is kept): the backdrop
@@ -477,3 +485,113 @@ func (t *tab) drawSlide(ctx context.Context, markup string, w, h float64, scale 
 }
 
 func ptr[T any](v T) *T { return &v }
+
+const (
+	// minBlobURI is the smallest data: URI blobMarkup hands to the page
+	// as a blob (smaller ones cost less to send than to look up).
+	minBlobURI = 4 << 10
+	// maxBlobBytes bounds the pictures a tab's page holds as blobs (as
+	// base64, bytes); past it they are all revoked and registered afresh.
+	maxBlobBytes = 256 << 20
+)
+
+// blobMarkup returns markup with each picture's data:image/...;base64 URI
+// of at least minBlobURI bytes replaced by a blob: URL of the same bytes
+// that the tab's page holds (page.js put), registering the pictures the
+// page does not hold yet in one call. A slide's pictures then cross the
+// DevTools connection and are parsed once per tab, not at every render
+// (the step loop renders the same slide's pictures again and again). The
+// memo key is taken from the markup before (render.go), so it still
+// names the picture bytes.
+func (t *tab) blobMarkup(ctx context.Context, tg *chromedp.Target, markup string) (string, error) {
+	type span struct{ i, j int }
+	var spans []span
+	for i := 0; ; {
+		k := strings.Index(markup[i:], "data:image/")
+		if k < 0 {
+			break
+		}
+		k += i
+		j := k + len("data:image/")
+		for j < len(markup) && isDataURIByte(markup[j]) {
+			j++
+		}
+		i = j
+		if j-k >= minBlobURI && strings.Contains(markup[k:j], ";base64,") {
+			spans = append(spans, span{k, j})
+		}
+	}
+	if len(spans) == 0 {
+		return markup, nil
+	}
+	fresh := func() []string {
+		var out []string
+		seen := map[string]bool{}
+		for _, sp := range spans {
+			u := markup[sp.i:sp.j]
+			if _, ok := t.blobs[u]; !ok && !seen[u] {
+				seen[u] = true
+				out = append(out, u)
+			}
+		}
+		return out
+	}
+	add := fresh()
+	size := 0
+	for _, u := range add {
+		size += len(u)
+	}
+	if t.blobs == nil || t.blobBytes+size > maxBlobBytes {
+		if len(t.blobs) > 0 {
+			urls := make([]string, 0, len(t.blobs))
+			for _, b := range t.blobs {
+				urls = append(urls, b)
+			}
+			arg, _ := json.Marshal(urls)
+			if _, err := chromedp.Evaluate[bool]("window.__ace.revoke("+string(arg)+")")(ctx, tg); err != nil {
+				return "", fmt.Errorf("freeing the page's pictures: %w", err)
+			}
+		}
+		t.blobs, t.blobBytes = map[string]string{}, 0
+		add = fresh()
+	}
+	if len(add) > 0 {
+		list := make([][2]string, len(add))
+		for n, u := range add {
+			mime, b64, _ := strings.Cut(strings.TrimPrefix(u, "data:"), ";base64,")
+			list[n] = [2]string{mime, b64}
+		}
+		arg, _ := json.Marshal(list)
+		urls, err := chromedp.Evaluate[[]string]("window.__ace.put("+string(arg)+")")(ctx, tg)
+		if err != nil {
+			return "", fmt.Errorf("handing the slide's pictures to the page: %w", err)
+		}
+		if len(urls) != len(add) {
+			return "", fmt.Errorf("handing the slide's pictures to the page: %d blob URLs for %d pictures", len(urls), len(add))
+		}
+		for n, u := range add {
+			t.blobs[u] = urls[n]
+			t.blobBytes += len(u)
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(markup))
+	last := 0
+	for _, sp := range spans {
+		b.WriteString(markup[last:sp.i])
+		b.WriteString(t.blobs[markup[sp.i:sp.j]])
+		last = sp.j
+	}
+	b.WriteString(markup[last:])
+	return b.String(), nil
+}
+
+// isDataURIByte reports whether c may continue a data:image/...;base64
+// URI as SlideHTML writes it (a MIME type, then base64).
+func isDataURIByte(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("+/=;,.-_", c) >= 0
+}

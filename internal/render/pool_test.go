@@ -1,8 +1,11 @@
 package render
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"image"
+	"image/png"
 	"strings"
 	"sync"
 	"testing"
@@ -127,5 +130,86 @@ func TestOversizedRequestsAreRefused(t *testing.T) {
 	}
 	if _, err := sharedPool(t).Render(context.Background(), deck(), nil, Request{Scale: 50, Images: true}); err == nil || !strings.Contains(err.Error(), "too large") {
 		t.Errorf("huge scale: %v", err)
+	}
+}
+
+// noisyPNG is a w x h PNG of pseudo-random colours (it does not compress
+// below minBlobURI).
+func noisyPNG(t testing.TB, w, h int, seed uint32) []byte {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	x := seed
+	for i := range img.Pix {
+		x = x*1664525 + 1013904223
+		img.Pix[i] = uint8(x >> 24)
+		if i%4 == 3 {
+			img.Pix[i] = 255
+		}
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestPicturesCrossToThePageOnce: a slide's pictures of minBlobURI bytes
+// or more are handed to the tab's page once, as blobs, and later renders
+// name the blob. Rendering the slide again adds no blob and paints the same
+// pixels with the same intrinsic sizes; a second picture adds one; a
+// picture smaller than minBlobURI stays a data: URI.
+func TestPicturesCrossToThePageOnce(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	p, err := NewPool(ctx, Options{Size: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	blobs := scenegraph.Blobs{}
+	d := deck()
+	big := d.AddAsset(blobs, noisyPNG(t, 300, 200, 1), "image/png", "noise.png", 300, 200)
+	small := d.AddAsset(blobs, twoTonePNG(t, 40, 20), "image/png", "small.png", 40, 20)
+	d.Slides[0].Children = []*scenegraph.Node{imageNode("big", 100, 100, 300, 200, big), imageNode("small", 500, 100, 40, 20, small)}
+	held := func() int { return len(p.tabs[0].blobs) }
+	render := func() *SlideResult {
+		t.Helper()
+		res, err := p.Render(ctx, d, blobs, Request{Images: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sr := res.Slides[0]
+		if len(sr.Errors) > 0 {
+			t.Fatalf("render errors: %v", sr.Errors)
+		}
+		for id, want := range map[string]scenegraph.Vector{"big": {X: 300, Y: 200}, "small": {X: 40, Y: 20}} {
+			if m := sr.Nodes[id]; m.Image == nil || *m.Image != want {
+				t.Errorf("%s: intrinsic size %v, want %v", id, m.Image, want)
+			}
+		}
+		return &sr
+	}
+	first := render()
+	if held() != 1 {
+		t.Fatalf("after the first render the page holds %d pictures, want 1 (the small one stays a data: URI)", held())
+	}
+	again := render()
+	if held() != 1 {
+		t.Errorf("after rendering the slide again the page holds %d pictures, want 1", held())
+	}
+	if !bytes.Equal(first.PNG, again.PNG) {
+		t.Error("the second render's picture differs from the first")
+	}
+	// The noise is painted: its mean is a mid grey, not the white slide.
+	img, err := png.Decode(bytes.NewReader(again.PNG))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := cellMeans(img, rawRect{X: 100, Y: 100, Width: 300, Height: 200}, rawRect{Width: 1280, Height: 720}); len(c) == 0 || c[0][0] < 90 || c[0][0] > 165 {
+		t.Errorf("mean colour over the noise picture %v, want a mid grey (the picture painted)", c)
+	}
+	d.Slides[0].Children = append(d.Slides[0].Children, imageNode("other", 100, 400, 300, 200, d.AddAsset(blobs, noisyPNG(t, 300, 200, 2), "image/png", "noise2.png", 300, 200)))
+	render()
+	if held() != 2 {
+		t.Errorf("after adding a second large picture the page holds %d, want 2", held())
 	}
 }

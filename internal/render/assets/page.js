@@ -196,5 +196,20 @@
     document.getElementById('ace-root').classList.add('ace-notext');
     return true;
   }
-  window.__ace = {render, hideText};
+  // put turns each [mime, base64] picture into a blob: URL of its bytes,
+  // so that a slide's markup names a picture the page already holds
+  // instead of carrying it again (pool.go blobMarkup); revoke frees them.
+  function put(list) {
+    return list.map(([type, b64]) => {
+      const bin = atob(b64);
+      const bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      return URL.createObjectURL(new Blob([bytes], {type}));
+    });
+  }
+  function revoke(urls) {
+    for (const u of urls) URL.revokeObjectURL(u);
+    return true;
+  }
+  window.__ace = {render, hideText, put, revoke};
 })();
