@@ -40,6 +40,10 @@ type SummaryRow struct {
 	// were in the original (outcome partly_applied), with the violations
 	// that made each fail.
 	Reverted []editloop.SlideRevert `json:"reverted,omitempty"`
+	// Warnings are the deck's problems the edit could not fix (pictures
+	// that could not be read, EditResult.warnings): a deck that lost a
+	// picture is "ok, 1 warning" in the table, never plain "ok".
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Summary is the batch report `ace batch` writes as summary.json (and
@@ -98,6 +102,7 @@ func Summarize(ctx context.Context, s store.Store, st *State, out Output) (*Summ
 			row.Status = strings.ToLower(strings.TrimPrefix(r.Status.String(), "EDIT_STATUS_"))
 			row.Outcome, row.Reason, row.Iterations, row.Final = r.Outcome, r.Reason, len(r.Iterations), r.FinalSnapshot
 			row.DurationMS = r.DurationMs
+			row.Warnings = append([]string(nil), r.Warnings...)
 			for _, rv := range r.Reverted {
 				row.Reverted = append(row.Reverted, editloop.SlideRevert{SlideID: rv.SlideId, Number: int(rv.Number), Violations: rv.Violations})
 			}
@@ -208,13 +213,23 @@ func (s *Summary) WriteTable(w io.Writer) {
 		if len(reason) > 80 {
 			reason = reason[:77] + "..."
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%.4f\t%s\t%s\n", r.Deck, r.Status, r.Outcome, r.Iterations,
+		status := r.Status
+		if n := len(r.Warnings); n > 0 {
+			status += fmt.Sprintf(", %d warning", n)
+			if n > 1 {
+				status += "s"
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%.4f\t%s\t%s\n", r.Deck, status, r.Outcome, r.Iterations,
 			strings.Join(r.Scores, ","), r.Tokens, r.CostUSD, (time.Duration(r.DurationMS) * time.Millisecond).Round(10*time.Millisecond), reason)
 	}
 	tw.Flush()
 	for _, r := range s.Rows {
 		for _, rv := range r.Reverted {
 			fmt.Fprintf(w, "%s: slide %d reverted by the per-slide gate: %s\n", r.Deck, rv.Number, strings.Join(rv.Violations, "; "))
+		}
+		for _, wn := range r.Warnings {
+			fmt.Fprintf(w, "%s: warning: %s\n", r.Deck, wn)
 		}
 	}
 }

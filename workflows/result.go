@@ -18,6 +18,7 @@ func Result(req *acev1.EditRequest, rec *editloop.Record) *acev1.EditResult {
 		Usage: &acev1.Usage{InputTokens: int64(rec.Usage.PromptTokens), OutputTokens: int64(rec.Usage.CompletionTokens),
 			CachedTokens: int64(rec.Usage.CachedPromptTokens), CostUsd: rec.Usage.CostUSD},
 		DurationMs: rec.DurationMS, StartedUnixMs: rec.StartedUnixMS,
+		Warnings: rec.Warnings,
 	}
 	for _, it := range rec.Iterations {
 		pit := &acev1.Iteration{N: int32(it.N), Snapshot: it.Snapshot, Score: it.Score,

@@ -353,6 +353,9 @@ func printRecord(w io.Writer, rec *editloop.Record) {
 	if rec.Recipe != "" {
 		fmt.Fprintf(w, "recipe: %s\n", rec.Recipe)
 	}
+	for _, e := range rec.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", e)
+	}
 	dec := rec.Route.Decision
 	fmt.Fprintf(w, "route: %s, target slides %v (%s)\n", dec.Mode, oneBased(dec.TargetSlides), dec.Source)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -460,7 +463,8 @@ func writeEditReport(ctx context.Context, path, deckPath, outPath string, origin
 		DiffText: d.Text(origin), DiffEntries: d.Distinct, Similarity: d.Score,
 		Usage: report.Usage{Calls: rec.Usage.Calls, PromptTokens: rec.Usage.PromptTokens, CachedTokens: rec.Usage.CachedPromptTokens,
 			CompletionTokens: rec.Usage.CompletionTokens, CostUSD: rec.Usage.CostUSD},
-		Timings: []report.Timing{{Step: "route", Duration: time.Duration(rec.Route.DurationMS) * time.Millisecond}},
+		Timings:  []report.Timing{{Step: "route", Duration: time.Duration(rec.Route.DurationMS) * time.Millisecond}},
+		Warnings: append([]string(nil), rec.Warnings...),
 	}
 	if rec.Final != rec.Origin {
 		e.Output = outPath

@@ -175,6 +175,7 @@ func (l *loop) route() error {
 	rec.Route = RouteRecord{Decision: out.Decision, AgentInstruction: out.AgentInstruction, LLM: out.LLM,
 		DurationMS: l.s.Now().Sub(t0).Milliseconds(), Cached: out.Cached}
 	rec.Recipe, rec.Expectations, rec.Gate = out.Recipe, out.Expectations, out.Gate
+	rec.Warnings = out.Warnings
 	if err != nil {
 		return fmt.Errorf("route: %w", err)
 	}

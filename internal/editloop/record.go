@@ -38,6 +38,11 @@ type Record struct {
 	Gate     recipe.GateMode `json:"gate,omitempty"`
 	Reverted []SlideRevert   `json:"reverted,omitempty"`
 
+	// Warnings are the input deck's problems the edit cannot fix and
+	// reports instead of passing over them: pictures the importer could not
+	// read, each naming the slide, node and part (Route's warnings).
+	Warnings []string `json:"warnings,omitempty"`
+
 	Route      RouteRecord       `json:"route"`
 	Iterations []IterationRecord `json:"iterations"`
 	// Ledger is the critic's issue ledger over the edit (ReDeck §3.3-3.4):

@@ -95,6 +95,9 @@ type RouteOutput struct {
 	LLM          []llm.Call      `json:"llm,omitempty"`
 	// Cached says the decision came from the route cache (no router call).
 	Cached bool `json:"cached,omitempty"`
+	// Warnings are the input deck's problems the edit cannot fix: its
+	// unreadable pictures (scenegraph.Deck.PictureWarnings).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // ActInput compiles the recipe under RecipeRef against snapshot DeckRef.

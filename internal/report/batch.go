@@ -29,6 +29,7 @@ func FromResult(ctx context.Context, s store.Store, pool *render.Pool, r *acev1.
 	e := Edit{
 		Deck: r.DeckName, Output: output, Instruction: instruction,
 		Outcome: r.Outcome, Reason: r.Reason,
+		Warnings: append([]string(nil), r.Warnings...),
 	}
 	if rcp != nil {
 		e.Recipe, e.RecipeSteps = rcp.Name, RecipeLines(rcp)

@@ -149,9 +149,15 @@ func (s *Steps) deck(ctx context.Context, ref string) (*scenegraph.Deck, error) 
 // separate keys for model and heuristic routing; a model failure's
 // heuristic fallback is not cached). Errors: a recipe that does not parse
 // (*recipe.Error), a natural-language edit without a model (wraps
-// llm.ErrNoModel), an empty instruction.
+// llm.ErrNoModel), an empty instruction, a snapshot that cannot be read.
+// Its warnings are the deck's unreadable pictures, whatever the route.
 func (s *Steps) Route(ctx context.Context, in editloop.RouteInput) (editloop.RouteOutput, error) {
 	var out editloop.RouteOutput
+	d, err := s.deck(ctx, in.DeckRef)
+	if err != nil {
+		return out, err
+	}
+	out.Warnings = d.PictureWarnings()
 	x := in.Instruction
 	hasModel := s.LLM.HasModel(llm.RoleAgent)
 	switch {
@@ -174,10 +180,6 @@ func (s *Steps) Route(ctx context.Context, in editloop.RouteInput) (editloop.Rou
 	if x == "" {
 		out.Decision = route.Decision{Mode: route.Off, Source: "recipe", Reason: "a recipe compiles to tool calls; no agent step"}
 		return out, nil
-	}
-	d, err := s.deck(ctx, in.DeckRef)
-	if err != nil {
-		return out, err
 	}
 	if !s.LLM.HasModel(llm.RoleRouter) {
 		out.Decision, out.Cached = route.RouteCached(ctx, s.Cache, in.DeckRef, x, d, nil)

@@ -19,6 +19,9 @@ func (d *Deck) Clone() *Deck {
 		}
 	}
 	c.Source = clonePtr(d.Source)
+	if c.Source != nil {
+		c.Source.UnreadablePictures = cloneSlice(d.Source.UnreadablePictures)
+	}
 	return &c
 }
 

@@ -33,6 +33,10 @@ type DeckSource struct {
 	Format string `json:"format"`         // "pptx" | "figma" | "json"
 	Name   string `json:"name,omitempty"` // original file name
 	Ref    string `json:"ref,omitempty"`  // store ref of the original bytes
+	// UnreadablePictures are the pictures of the file the importer could
+	// not read, in import order: each is a warning of every edit of the
+	// deck (see UnreadablePicture).
+	UnreadablePictures []UnreadablePicture `json:"unreadablePictures,omitempty"`
 }
 
 // Section is a named group of consecutive slides.

@@ -119,3 +119,54 @@ func otherHeaderSize(b []byte) (int, int) {
 	}
 	return 0, 0
 }
+
+// UnreadablePicture is a picture of the imported file that ACE could not
+// read and so draws as an empty frame: its bytes have no readable pixel
+// header (a PNG, JPEG, GIF, BMP or WebP whose size cannot be read), its
+// relationship points outside the package (no host file is ever read for
+// it), it is linked rather than embedded (never fetched), or its part is
+// missing. The file keeps the picture's element as it was.
+//
+// Slide is the 1-based slide number, 0 for a layout or master; NodeID and
+// Name the node and its shape name (p:cNvPr/@name); Part the part holding
+// the picture (ppt/slides/slide3.xml); Target the relationship target (a
+// part name, a path outside the package, or an external URL), empty when
+// there is none; Reason why it could not be read.
+type UnreadablePicture struct {
+	Slide  int    `json:"slide,omitempty"`
+	NodeID string `json:"nodeId"`
+	Name   string `json:"name,omitempty"`
+	Part   string `json:"part"`
+	Target string `json:"target,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// String is the warning as ace edit, the run record, the HTML report and
+// the batch summary show it: "slide 2, node 5:7 "Picture 3"
+// (ppt/slides/slide2.xml), picture ppt/media/image2.png: REASON; drawn as
+// an empty frame".
+func (u UnreadablePicture) String() string {
+	where := "layout or master"
+	if u.Slide > 0 {
+		where = fmt.Sprintf("slide %d", u.Slide)
+	}
+	s := fmt.Sprintf("%s, node %s %q (%s), picture", where, u.NodeID, u.Name, u.Part)
+	if u.Target != "" {
+		s += " " + u.Target
+	}
+	return s + ": " + u.Reason + "; drawn as an empty frame"
+}
+
+// PictureWarnings lists the deck's unreadable pictures (Source
+// .UnreadablePictures) as warnings, in import order; nil when there are
+// none.
+func (d *Deck) PictureWarnings() []string {
+	if d == nil || d.Source == nil {
+		return nil
+	}
+	var out []string
+	for _, u := range d.Source.UnreadablePictures {
+		out = append(out, "unreadable picture: "+u.String())
+	}
+	return out
+}

@@ -585,7 +585,7 @@ func (im *importer) slide(part string, index int) (*slideInfo, error) {
 		si.notes = nr.Target
 		n.Slide.Notes = im.notesText(nr.Target)
 	}
-	ctx := &shapeCtx{im: im, si: si, part: part, cc: si.cc, ids: map[string]int{}}
+	ctx := &shapeCtx{im: im, si: si, part: part, cc: si.cc, ids: map[string]int{}, slideNo: index + 1}
 	n.Children = ctx.tree(si.spTree, slideMap, id)
 	si.maxID = ctx.maxID
 	if im.inherited {
@@ -646,7 +646,7 @@ func (im *importer) decorations(si *slideInfo, index int, part string, doc *xnod
 	if v, ok := im.pres.attr("firstSlideNum"); ok {
 		first = int(inum(v))
 	}
-	ctx := &shapeCtx{im: im, si: owner, part: part, cc: si.cc, ids: map[string]int{}, slideNum: first + index}
+	ctx := &shapeCtx{im: im, si: owner, part: part, cc: si.cc, ids: map[string]int{}, slideNum: first + index, slideNo: index + 1}
 	nodes := ctx.tree(shown, slideMap, si.node.ID+"/"+kind)
 	for _, n := range nodes {
 		n.Walk(func(c, _ *sg.Node, _ int) bool { c.Locked = true; return true })

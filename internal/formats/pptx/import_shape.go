@@ -24,6 +24,9 @@ type shapeCtx struct {
 	// (a:fld type="slidenum"): set for layout and master decorations,
 	// whose cached text is the "‹#›" placeholder.
 	slideNum int
+	// slideNo is the 1-based position of the slide the shapes are drawn
+	// on, for warnings.
+	slideNo int
 }
 
 // tree imports the shape elements of a p:spTree or p:grpSp in z-order
@@ -497,12 +500,19 @@ func (c *shapeCtx) pic(e *xnode, m emuMap, slideID string) *sg.Node {
 		place(n, x, m)
 	}
 	bf := e.child(nsP, "blipFill")
-	p, ok := c.im.blip(bf, c.part)
-	if !ok {
-		// A picture whose media is linked or missing keeps its frame.
+	p, bad := c.im.readBlip(bf, c.part)
+	switch {
+	case bad != nil && p.ImageRef != "":
+		// Bytes kept but not drawable: the picture stays an image (export
+		// and duplication carry its bytes) and is reported.
+		n.Fills = []sg.Paint{p}
+		c.unreadable(n, bad)
+	case bad != nil:
+		// A picture whose media is linked, outside the package or missing
+		// keeps its frame.
 		n.Type = sg.TypeRectangle
-		c.im.warn(c.part, "picture %q has no embedded image; imported as an empty rectangle", n.Name)
-	} else {
+		c.unreadable(n, bad)
+	default:
 		n.Fills = []sg.Paint{p}
 	}
 	c.line(n, spPr.child(nsA, "ln"), e.child(nsP, "style"))
@@ -634,21 +644,55 @@ func gradient(g *xnode, cc *colorCtx) sg.Paint {
 
 // blip imports the picture of a blipFill as an asset and returns its paint.
 func (im *importer) blip(bf *xnode, part string) (sg.Paint, bool) {
+	p, bad := im.readBlip(bf, part)
+	if bad != nil {
+		im.warn(part, "picture %s: %s", bad.target, bad.reason)
+	}
+	return p, bad == nil
+}
+
+// blipProblem says why a blip could not be read: the relationship target
+// (a part name, a path outside the package, or an external URL; empty
+// when there is none) and the reason.
+type blipProblem struct{ target, reason string }
+
+// unreadable records picture n as an unreadable picture of the deck (see
+// sg.UnreadablePicture) and as an import warning.
+func (c *shapeCtx) unreadable(n *sg.Node, bad *blipProblem) {
+	u := sg.UnreadablePicture{Slide: c.slideNo, NodeID: n.ID, Name: n.Name, Part: c.part, Target: bad.target, Reason: bad.reason}
+	src := c.im.deck.Source
+	src.UnreadablePictures = append(src.UnreadablePictures, u)
+	c.im.warn(c.part, "%s", u.String())
+}
+
+// readBlip reads the picture of an a:blipFill (ECMA-376 §20.1.8.14,
+// a:blip §20.1.8.13). The problem is non-nil when the picture cannot be
+// drawn; the paint then still holds the picture's bytes when they are in
+// the package but their pixel header cannot be read. A relationship is
+// only ever resolved inside the package: a target outside it (a
+// "../../etc/passwd" or TargetMode="External") is reported, never read.
+func (im *importer) readBlip(bf *xnode, part string) (sg.Paint, *blipProblem) {
 	b := bf.child(nsA, "blip")
 	if b == nil {
-		return sg.Paint{}, false
-	}
-	rid := b.attrNS(nsR, "embed")
-	if rid == "" {
-		if b.attrNS(nsR, "link") != "" {
-			im.warn(part, "linked (external) picture recorded, not fetched")
-		}
-		return sg.Paint{}, false
+		return sg.Paint{}, &blipProblem{reason: "no a:blip in its a:blipFill"}
 	}
 	rels, _ := im.p.relsOf(part)
+	rid := b.attrNS(nsR, "embed")
+	if rid == "" {
+		if l := b.attrNS(nsR, "link"); l != "" {
+			r, _ := relByID(rels, l)
+			return sg.Paint{}, &blipProblem{target: r.Target, reason: "linked (external) picture, recorded and not fetched"}
+		}
+		return sg.Paint{}, &blipProblem{reason: "a:blip has no r:embed"}
+	}
 	r, ok := relByID(rels, rid)
-	if !ok || r.External {
-		return sg.Paint{}, false
+	switch {
+	case !ok:
+		return sg.Paint{}, &blipProblem{reason: fmt.Sprintf("relationship %s is not in %s's relationships", rid, part)}
+	case r.External:
+		return sg.Paint{}, &blipProblem{target: r.Target, reason: "relationship " + rid + " is external (TargetMode=External), not fetched"}
+	case r.Target == ".." || strings.HasPrefix(r.Target, "../"):
+		return sg.Paint{}, &blipProblem{target: r.Target, reason: "relationship " + rid + " points outside the package; nothing outside the package is read"}
 	}
 	ref, err := im.mediaRef(r.Target)
 	var big *sg.PictureTooLargeError
@@ -657,11 +701,10 @@ func (im *importer) blip(bf *xnode, part string) (sg.Paint, bool) {
 		if im.fatal == nil {
 			im.fatal = fmt.Errorf("%s: %w", im.name, err)
 		}
-		return sg.Paint{}, false
+		return sg.Paint{}, &blipProblem{target: r.Target, reason: err.Error()}
 	}
 	if err != nil {
-		im.warn(part, "picture %s: %v", r.Target, err)
-		return sg.Paint{}, false
+		return sg.Paint{}, &blipProblem{target: r.Target, reason: err.Error()}
 	}
 	p := sg.Paint{Type: sg.PaintImage, ImageRef: ref, ScaleMode: "CROP"}
 	if sr := bf.child(nsA, "srcRect"); sr != nil {
@@ -686,8 +729,15 @@ func (im *importer) blip(bf *xnode, part string) (sg.Paint, bool) {
 			}
 		}
 	}
-	return p, true
+	if a := im.deck.Assets[ref]; a.Width == 0 && rasterMIME[a.MimeType] {
+		return p, &blipProblem{target: r.Target, reason: "its " + a.MimeType + " pixel header cannot be read (damaged or not a picture)"}
+	}
+	return p, nil
 }
+
+// rasterMIME are the picture formats whose pixel size PictureSize reads
+// from the header: one of these without a readable size cannot be drawn.
+var rasterMIME = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/bmp": true, "image/webp": true}
 
 func (im *importer) mediaRef(part string) (string, error) {
 	if ref, ok := im.media[part]; ok {

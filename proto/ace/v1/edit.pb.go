@@ -1393,6 +1393,11 @@ type EditResult struct {
 	// When the edit began (ms since 1970, the loop's clock); with
 	// duration_ms it bounds the edit's span.
 	StartedUnixMs int64 `protobuf:"varint,20,opt,name=started_unix_ms,json=startedUnixMs,proto3" json:"started_unix_ms,omitempty"`
+	// Problems of the input deck the edit could not fix and reports, one
+	// line each: pictures the importer could not read (a damaged pixel
+	// header, a relationship outside the package, an external link), naming
+	// the slide, node and part (scenegraph.UnreadablePicture).
+	Warnings      []string `protobuf:"bytes,21,rep,name=warnings,proto3" json:"warnings,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1567,6 +1572,13 @@ func (x *EditResult) GetStartedUnixMs() int64 {
 	return 0
 }
 
+func (x *EditResult) GetWarnings() []string {
+	if x != nil {
+		return x.Warnings
+	}
+	return nil
+}
+
 var File_ace_v1_edit_proto protoreflect.FileDescriptor
 
 const file_ace_v1_edit_proto_rawDesc = "" +
@@ -1696,7 +1708,7 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"\finput_tokens\x18\x01 \x01(\x03R\vinputTokens\x12#\n" +
 	"\routput_tokens\x18\x02 \x01(\x03R\foutputTokens\x12#\n" +
 	"\rcached_tokens\x18\x03 \x01(\x03R\fcachedTokens\x12\x19\n" +
-	"\bcost_usd\x18\x04 \x01(\x01R\acostUsd\"\xdf\x05\n" +
+	"\bcost_usd\x18\x04 \x01(\x01R\acostUsd\"\xfb\x05\n" +
 	"\n" +
 	"EditResult\x12\x15\n" +
 	"\x06job_id\x18\x01 \x01(\tR\x05jobId\x12\x19\n" +
@@ -1723,7 +1735,8 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"\rfailed_checks\x18\x11 \x03(\tR\ffailedChecks\x12/\n" +
 	"\breverted\x18\x12 \x03(\v2\x13.ace.v1.SlideRevertR\breverted\x12%\n" +
 	"\x06issues\x18\x13 \x03(\v2\r.ace.v1.IssueR\x06issues\x12&\n" +
-	"\x0fstarted_unix_ms\x18\x14 \x01(\x03R\rstartedUnixMs*\x88\x01\n" +
+	"\x0fstarted_unix_ms\x18\x14 \x01(\x03R\rstartedUnixMs\x12\x1a\n" +
+	"\bwarnings\x18\x15 \x03(\tR\bwarnings*\x88\x01\n" +
 	"\n" +
 	"EditStatus\x12\x1b\n" +
 	"\x17EDIT_STATUS_UNSPECIFIED\x10\x00\x12\x12\n" +
