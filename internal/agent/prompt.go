@@ -54,7 +54,7 @@ Answer with function calls, not prose. Work in steps: each answer is one step; i
 const sceneGraphPrimer = `# Scene-graph primer
 - The deck is an ordered list of slides. Each slide is a tree of nodes; every node has a stable id (for example "s3" or "s3/12"), a type (FRAME, GROUP, TEXT, RECTANGLE, ELLIPSE, LINE, VECTOR, IMAGE, TABLE, CHART, ...) and a name.
 - New content goes under a slide or a frame: parentId is a slide id or a container id.
-- Units are CSS pixels; a 16:9 slide is 1280 x 720 px unless the deck says otherwise. Colours are hex: #RRGGBB, or #RRGGBBAA with alpha last.
+- Units are CSS pixels (96 per inch; 1 pt = 4/3 px); a 16:9 slide is 1280 x 720 px unless the deck says otherwise. A length or font size argument is a px number or a string with a unit: "19pt", "0.5in", "2cm", "12.7mm". Colours are hex: #RRGGBB, or #RRGGBBAA with alpha last.
 - A node's position is relative to its PARENT (0,0 is the parent's top-left corner), as in relativeTransform [[a,b,tx],[c,d,ty]]; move_node takes parent-relative x/y and resize_node sets width and height. Absolute bounds, where shown, are for reasoning about overlap only.
 - Auto-layout frames (layoutMode HORIZONTAL or VERTICAL) place their children themselves: padding, itemSpacing and alignment decide positions, and a child's sizing is FIXED, HUG or FILL per axis. To add a card to a row, insert it into the frame; do not compute per-child coordinates.
 - Text nodes carry characters, a base style (fontFamily, fontSize px, fontWeight, colour, alignment) and per-range style overrides; style a word with set_text_range_style rather than splitting the text.

@@ -17,7 +17,7 @@ import (
 //   - no_text: "Northwind"                      no text contains it ("/re/i" for a regexp)
 //   - no_fill: "#0B6E4F" | {color, tolerance}   no visible solid fill or text colour near it
 //   - every_slide_has: <selector>               each slide has at least one match
-//   - all: {select: <selector>, font: F, size: N, color: C}   every match uses font F, size N px, colour C
+//   - all: {select: <selector>, font: F, size: N, color: C}   every match uses font F, size N (px, or "27pt"), colour C
 //   - no_new_violations: true                   the render found no geometry violation the original lacked
 type Expectation struct {
 	Pos       Pos
@@ -60,8 +60,18 @@ func (p *parser) expectation(n *yaml.Node) (Expectation, bool) {
 			"select": func(sv *yaml.Node) { ex.Select = p.selector(sv) },
 			"font":   func(fv *yaml.Node) { ex.Font = p.str(fv) },
 			"size": func(zv *yaml.Node) {
-				if err := zv.Decode(&ex.Size); err != nil || ex.Size <= 0 {
-					p.errAt(zv, "size is a font size in px (> 0)")
+				// A number is px; a string may carry a unit ("27pt"),
+				// read by the one length parser (sg.ParseLength).
+				px, err := sg.ParseLength(zv.Value)
+				switch {
+				case zv.Kind != yaml.ScalarNode:
+					p.errAt(zv, "size is a font size: a number (px) or a string with a unit, e.g. \"27pt\"")
+				case err != nil:
+					p.errAt(zv, "size %v", err)
+				case px <= 0:
+					p.errAt(zv, "size %q must be more than 0", zv.Value)
+				default:
+					ex.Size = px
 				}
 			},
 			"color": func(cv *yaml.Node) { ex.TextColor = p.colorMatch(cv) },

@@ -53,8 +53,14 @@ steps:
 steps:
   - tool: set_text_font
     for_each: {role: title}
+    args: {nodeId: "${match.id}", fontWeight: "bold"}
+`, []string{`5:11: set_text_font: invalid arguments: at /fontWeight`}},
+		{"bad length", `
+steps:
+  - tool: set_text_font
+    for_each: {role: title}
     args: {nodeId: "${match.id}", fontSize: "big"}
-`, []string{`5:11: set_text_font: invalid arguments`}},
+`, []string{`5:11: set_text_font: fontSize "big": not a length`}},
 		{"bad gate", `
 gate: per-slide
 steps:

@@ -11,12 +11,13 @@ func ModeBlock(mode Mode, slideCount int) string {
 		return `Context mode: MICRO_SPATIAL (targeted editing).
 The JSON below is the full scene graph of the target slide(s); every other slide is listed by id and name only.
 Each node's x, y, w, h is its box in px with x and y relative to its PARENT; a rotated node has rot (degrees clockwise about the box's centre) and x, y, w, h is its unrotated box. move_node and resize_node take these parent-relative values (for a rotated node, the unrotated box), so derive them from x/y, not from slide positions.
-Keys: t type, n name, txt characters, font "family size weight", runs per-character style overrides [s, e), fill/stroke colours "#RRGGBB" (=token when bound to a theme colour), kids children.
+Keys: t type, n name, txt characters, font "family size weight", runs per-character style overrides [s, e), fill/stroke colours "#RRGGBB" (=token when bound to a theme colour), kids children; a slide's notes are its speaker notes.
+Every length and font size is in px (96 per inch; 1 pt = 4/3 px, so 18 pt = 24 px); tools take px numbers or strings such as "18pt".
 The whole deck is loaded: reference any node by id; use the get_* tools for slides not shown.`
 	case Macro:
 		return `Context mode: MACRO_PROGRAMMATIC (batch operations).
 The JSON below is a skeleton of the whole deck: node ids, types, names and text, with typography. Colours, fills and strokes are left out.
-How to read it: a node without t is a TEXT node; f is a key into the fonts table ("family size weight"); runs are [start, end, font key] overrides on character offsets; ph is a placeholder role. A table lists rows of cells as [id, text] or [id, text, font key], with the cells' usual font as the table's f (a table with merged cells lists its cells as nodes with cell = [row, column]). A node with "+": N has N descendants without any text (icons, decorations) that are not listed.
+How to read it: a node without t is a TEXT node; f is a key into the fonts table ("family size weight", size in px; 1 pt = 4/3 px); runs are [start, end, font key] overrides on character offsets; ph is a placeholder role. A table lists rows of cells as [id, text] or [id, text, font key], with the cells' usual font as the table's f (a table with merged cells lists its cells as nodes with cell = [row, column]). A node with "+": N has N descendants without any text (icons, decorations) that are not listed.
 Nodes on target slides carry b = [x, y, w, h], their box in slide coordinates (px), for reasoning about layout and overlap; a rotated node also has rot (degrees clockwise about the centre of b, its unrotated box).
 Find EVERY node the instruction applies to and emit a tool call for each; batch them in one batch_execute.
 The whole deck is loaded: reference any node by id; use get_node_info when you need a colour, a box or a folded node the skeleton omits.`
@@ -27,7 +28,7 @@ Prefer replace_color for deck-wide colour changes and set_text_font for typeface
 Slides are given by 1-based number. The whole deck is loaded: get_all_slides lists slide ids; use the get_* tools to inspect nodes.`
 	case Full:
 		return `Context mode: FULL.
-The JSON below is the whole deck: design tokens and the full scene graph of every slide. Node x and y are relative to the parent; w and h are sizes in px; a rotated node has rot (degrees clockwise about its centre) and x, y, w, h is its unrotated box.`
+The JSON below is the whole deck: design tokens and the full scene graph of every slide. Node x and y are relative to the parent; w and h are sizes in px, as are font sizes (1 pt = 4/3 px); a rotated node has rot (degrees clockwise about its centre) and x, y, w, h is its unrotated box.`
 	}
 	return fmt.Sprintf(`Presentation overview.
 The presentation has %d slide(s) and is already loaded; no document structure is provided.

@@ -11,13 +11,13 @@ import (
 
 // place is the argument group every create_* tool shares.
 type place struct {
-	ParentID string   `json:"parentId,omitempty" desc:"Slide, frame or group to create the node in; default the focused slide. After create_slide pass the new slide id (or its $name in a batch)."`
-	Index    *int     `json:"index,omitempty" min:"0" desc:"Position among the parent's children, 0 = backmost; default frontmost. In an auto-layout parent this is the slot in the row or column."`
-	X        float64  `json:"x,omitempty" desc:"Left edge, px from the parent's left (ignored inside an auto-layout parent)."`
-	Y        float64  `json:"y,omitempty" desc:"Top edge, px from the parent's top (ignored inside an auto-layout parent)."`
-	Width    *float64 `json:"width,omitempty" min:"0" desc:"Width, px."`
-	Height   *float64 `json:"height,omitempty" min:"0" desc:"Height, px."`
-	Name     string   `json:"name,omitempty" desc:"Layer name."`
+	ParentID string  `json:"parentId,omitempty" desc:"Slide, frame or group to create the node in; default the focused slide. After create_slide pass the new slide id (or its $name in a batch)."`
+	Index    *int    `json:"index,omitempty" min:"0" desc:"Position among the parent's children, 0 = backmost; default frontmost. In an auto-layout parent this is the slot in the row or column."`
+	X        Length  `json:"x,omitempty" desc:"Left edge, px from the parent's left (ignored inside an auto-layout parent)."`
+	Y        Length  `json:"y,omitempty" desc:"Top edge, px from the parent's top (ignored inside an auto-layout parent)."`
+	Width    *Length `json:"width,omitempty" min:"0" desc:"Width, px."`
+	Height   *Length `json:"height,omitempty" min:"0" desc:"Height, px."`
+	Name     string  `json:"name,omitempty" desc:"Layer name."`
 }
 
 // put sizes and places n under the resolved parent.
@@ -26,8 +26,8 @@ func (e *Env) put(a place, n *sg.Node, defW, defH float64) (*sg.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n.Transform = sg.Translate(a.X, a.Y)
-	n.Size = sg.Vector{X: orDefault(a.Width, defW), Y: orDefault(a.Height, defH)}
+	n.Transform = sg.Translate(float64(a.X), float64(a.Y))
+	n.Size = sg.Vector{X: orDefault(lengthPtr(a.Width), defW), Y: orDefault(lengthPtr(a.Height), defH)}
 	if a.Name != "" {
 		n.Name = a.Name
 	}

@@ -21,8 +21,8 @@ type linkArgs struct {
 }
 
 type minFontArgs struct {
-	MinSize float64 `json:"minSize" exclusiveMin:"0" desc:"Smallest allowed font size, px (e.g. 16 px = 12 pt)."`
-	NodeID  string  `json:"nodeId,omitempty" desc:"Limit to a slide or node subtree; default the whole deck."`
+	MinSize Length `json:"minSize" exclusiveMin:"0" desc:"Smallest allowed font size, px (e.g. 16 px = 12 pt)."`
+	NodeID  string `json:"nodeId,omitempty" desc:"Limit to a slide or node subtree; default the whole deck."`
 }
 
 type contrastArgs struct {
@@ -115,16 +115,16 @@ func contentAccessTools() []Tool {
 							return true
 						}
 						hit := false
-						if n.Style == nil || n.Style.FontSize < a.MinSize {
+						if n.Style == nil || n.Style.FontSize < float64(a.MinSize) {
 							if n.Style == nil {
 								n.Style = &sg.TypeStyle{}
 							}
-							n.Style.FontSize = a.MinSize
+							n.Style.FontSize = float64(a.MinSize)
 							hit = true
 						}
 						for k, o := range n.StyleOverrideTable {
-							if o.FontSize != 0 && o.FontSize < a.MinSize {
-								o.FontSize = a.MinSize
+							if o.FontSize != 0 && o.FontSize < float64(a.MinSize) {
+								o.FontSize = float64(a.MinSize)
 								n.StyleOverrideTable[k] = o
 								hit = true
 							}

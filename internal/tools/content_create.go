@@ -12,11 +12,11 @@ import (
 type createFrameArgs struct {
 	place
 	Fill                   paintArgs `json:"fill,omitempty" desc:"Background fill; omit for a transparent frame."`
-	CornerRadius           float64   `json:"cornerRadius,omitempty" min:"0" desc:"Corner radius, px."`
+	CornerRadius           Length    `json:"cornerRadius,omitempty" min:"0" desc:"Corner radius, px."`
 	LayoutMode             string    `json:"layoutMode,omitempty" enum:"NONE,HORIZONTAL,VERTICAL" desc:"Make the frame an auto-layout row (HORIZONTAL) or column (VERTICAL)."`
 	LayoutWrap             string    `json:"layoutWrap,omitempty" enum:"NO_WRAP,WRAP" desc:"Wrap children onto new lines when a row is full."`
-	Padding                *float64  `json:"padding,omitempty" min:"0" desc:"Padding on all four sides, px (auto-layout)."`
-	ItemSpacing            float64   `json:"itemSpacing,omitempty" desc:"Gap between children, px (auto-layout)."`
+	Padding                *Length   `json:"padding,omitempty" min:"0" desc:"Padding on all four sides, px (auto-layout)."`
+	ItemSpacing            Length    `json:"itemSpacing,omitempty" desc:"Gap between children, px (auto-layout)."`
 	PrimaryAxisAlignItems  string    `json:"primaryAxisAlignItems,omitempty" enum:"MIN,CENTER,MAX,SPACE_BETWEEN"`
 	CounterAxisAlignItems  string    `json:"counterAxisAlignItems,omitempty" enum:"MIN,CENTER,MAX,BASELINE"`
 	LayoutSizingHorizontal string    `json:"layoutSizingHorizontal,omitempty" enum:"FIXED,HUG,FILL"`
@@ -27,7 +27,7 @@ type createFrameArgs struct {
 type createTextArgs struct {
 	place
 	Text       string   `json:"text" desc:"The characters; \\n starts a new paragraph."`
-	FontSize   float64  `json:"fontSize,omitempty" exclusiveMin:"0" desc:"Font size, px."`
+	FontSize   Length   `json:"fontSize,omitempty" exclusiveMin:"0" desc:"px, or with a unit: \"19pt\""`
 	FontFamily string   `json:"fontFamily,omitempty" desc:"Typeface for every script the text uses."`
 	FontWeight int      `json:"fontWeight,omitempty" min:"100" max:"900"`
 	Italic     bool     `json:"italic,omitempty"`
@@ -41,24 +41,24 @@ type createShapeArgs struct {
 	place
 	Fill         paintArgs `json:"fill,omitempty"`
 	StrokeColor  Hex       `json:"strokeColor,omitempty"`
-	StrokeWeight float64   `json:"strokeWeight,omitempty" min:"0"`
-	CornerRadius float64   `json:"cornerRadius,omitempty" min:"0"`
+	StrokeWeight Length    `json:"strokeWeight,omitempty" min:"0"`
+	CornerRadius Length    `json:"cornerRadius,omitempty" min:"0"`
 	Text         string    `json:"text,omitempty" desc:"Text inside the shape."`
-	FontSize     float64   `json:"fontSize,omitempty" exclusiveMin:"0"`
+	FontSize     Length    `json:"fontSize,omitempty" exclusiveMin:"0"`
 	Preset       string    `json:"preset,omitempty" desc:"PresentationML preset geometry kept for PPTX export (roundRect, rightArrow, chevron, ...)."`
 }
 
 type createLineArgs struct {
-	ParentID string    `json:"parentId,omitempty" desc:"Slide or frame; default the focused slide."`
-	X1       float64   `json:"x1" desc:"Start point, px in the parent."`
-	Y1       float64   `json:"y1"`
-	X2       float64   `json:"x2" desc:"End point, px in the parent."`
-	Y2       float64   `json:"y2"`
-	Color    Hex       `json:"color,omitempty" desc:"Line colour; default #000000."`
-	Weight   float64   `json:"weight,omitempty" exclusiveMin:"0" desc:"Stroke weight, px; default 1."`
-	Dashes   []float64 `json:"dashes,omitempty" desc:"Dash pattern, px on/off."`
-	EndCap   string    `json:"endCap,omitempty" enum:"NONE,ARROW_LINES,ARROW_EQUILATERAL,CIRCLE_FILLED"`
-	Name     string    `json:"name,omitempty"`
+	ParentID string   `json:"parentId,omitempty" desc:"Slide or frame; default the focused slide."`
+	X1       Length   `json:"x1" desc:"Start point, px in the parent."`
+	Y1       Length   `json:"y1"`
+	X2       Length   `json:"x2" desc:"End point, px in the parent."`
+	Y2       Length   `json:"y2"`
+	Color    Hex      `json:"color,omitempty" desc:"Line colour; default #000000."`
+	Weight   Length   `json:"weight,omitempty" exclusiveMin:"0" desc:"Stroke weight, px; default 1."`
+	Dashes   []Length `json:"dashes,omitempty" desc:"Dash pattern, px on/off."`
+	EndCap   string   `json:"endCap,omitempty" enum:"NONE,ARROW_LINES,ARROW_EQUILATERAL,CIRCLE_FILLED"`
+	Name     string   `json:"name,omitempty"`
 }
 
 type createImageArgs struct {
@@ -93,14 +93,14 @@ type createGraphicsArgs struct {
 }
 
 type createConnectorArgs struct {
-	StartNodeID string  `json:"startNodeId" desc:"Node the connector starts at."`
-	EndNodeID   string  `json:"endNodeId" desc:"Node the connector ends at."`
-	StartMagnet string  `json:"startMagnet,omitempty" enum:"AUTO,TOP,BOTTOM,LEFT,RIGHT,CENTER"`
-	EndMagnet   string  `json:"endMagnet,omitempty" enum:"AUTO,TOP,BOTTOM,LEFT,RIGHT,CENTER"`
-	LineType    string  `json:"lineType,omitempty" enum:"STRAIGHT,ELBOWED,CURVED"`
-	EndCap      string  `json:"endCap,omitempty" enum:"NONE,ARROW_LINES,ARROW_EQUILATERAL,CIRCLE_FILLED"`
-	Color       Hex     `json:"color,omitempty"`
-	Weight      float64 `json:"weight,omitempty" exclusiveMin:"0"`
+	StartNodeID string `json:"startNodeId" desc:"Node the connector starts at."`
+	EndNodeID   string `json:"endNodeId" desc:"Node the connector ends at."`
+	StartMagnet string `json:"startMagnet,omitempty" enum:"AUTO,TOP,BOTTOM,LEFT,RIGHT,CENTER"`
+	EndMagnet   string `json:"endMagnet,omitempty" enum:"AUTO,TOP,BOTTOM,LEFT,RIGHT,CENTER"`
+	LineType    string `json:"lineType,omitempty" enum:"STRAIGHT,ELBOWED,CURVED"`
+	EndCap      string `json:"endCap,omitempty" enum:"NONE,ARROW_LINES,ARROW_EQUILATERAL,CIRCLE_FILLED"`
+	Color       Hex    `json:"color,omitempty"`
+	Weight      Length `json:"weight,omitempty" exclusiveMin:"0"`
 }
 
 func contentCreateTools() []Tool {
@@ -116,16 +116,17 @@ func contentCreateTools() []Tool {
 					}
 					n.Fills = []sg.Paint{p}
 				}
-				n.CornerRadius = a.CornerRadius
+				n.CornerRadius = float64(a.CornerRadius)
 				n.ClipsContent = a.ClipsContent
 				if a.LayoutMode != "" && a.LayoutMode != sg.LayoutNone {
 					n.LayoutMode = a.LayoutMode
 				}
 				n.LayoutWrap = a.LayoutWrap
 				if a.Padding != nil {
-					n.PaddingLeft, n.PaddingRight, n.PaddingTop, n.PaddingBottom = *a.Padding, *a.Padding, *a.Padding, *a.Padding
+					p := float64(*a.Padding)
+					n.PaddingLeft, n.PaddingRight, n.PaddingTop, n.PaddingBottom = p, p, p, p
 				}
-				n.ItemSpacing = a.ItemSpacing
+				n.ItemSpacing = float64(a.ItemSpacing)
 				n.PrimaryAxisAlignItems, n.CounterAxisAlignItems = a.PrimaryAxisAlignItems, a.CounterAxisAlignItems
 				n.LayoutSizingHorizontal, n.LayoutSizingVertical = a.LayoutSizingHorizontal, a.LayoutSizingVertical
 				if _, err := e.put(a.place, n, 100, 100); err != nil {
@@ -137,7 +138,7 @@ func contentCreateTools() []Tool {
 			"Create a TEXT node. Always give an explicit width so long text wraps instead of overflowing; without width the box hugs its text. The typeface applies to every script the text uses (Latin, East Asian, complex); by default the deck's body font and dark text colour. Colour by value (color) or by design token (themeColor).",
 			func(e *Env, a *createTextArgs) (Result, error) {
 				n := e.newNode(sg.TypeText, firstWords(a.Text))
-				st := &sg.TypeStyle{FontSize: a.FontSize, FontWeight: a.FontWeight, TextAlignHorizontal: a.Align}
+				st := &sg.TypeStyle{FontSize: float64(a.FontSize), FontWeight: a.FontWeight, TextAlignHorizontal: a.Align}
 				if st.FontSize == 0 {
 					st.FontSize = 18
 				}
@@ -202,8 +203,8 @@ func contentCreateTools() []Tool {
 					n.Name = a.Name
 				}
 				dx, dy := a.X2-a.X1, a.Y2-a.Y1
-				n.Size = sg.Vector{X: round2(math.Hypot(dx, dy))}
-				n.Transform = sg.Translate(a.X1, a.Y1).Rotated(math.Atan2(dy, dx) * 180 / math.Pi)
+				n.Size = sg.Vector{X: round2(math.Hypot(float64(dx), float64(dy)))}
+				n.Transform = sg.Translate(float64(a.X1), float64(a.Y1)).Rotated(math.Atan2(float64(dy), float64(dx)) * 180 / math.Pi)
 				c := sg.MustHex("#000000")
 				if a.Color != "" {
 					if c, err = color(a.Color, nil); err != nil {
@@ -211,13 +212,13 @@ func contentCreateTools() []Tool {
 					}
 				}
 				n.Strokes = []sg.Paint{sg.Solid(c)}
-				n.StrokeWeight = a.Weight
+				n.StrokeWeight = float64(a.Weight)
 				if n.StrokeWeight == 0 {
 					n.StrokeWeight = 1
 				}
-				n.StrokeDashes = a.Dashes
+				n.StrokeDashes = lengthsPx(a.Dashes)
 				if a.EndCap != "" {
-					n.Connector = &sg.Connector{Start: sg.Endpoint{Position: &sg.Vector{X: a.X1, Y: a.Y1}}, End: sg.Endpoint{Position: &sg.Vector{X: a.X2, Y: a.Y2}}, EndCap: a.EndCap}
+					n.Connector = &sg.Connector{Start: sg.Endpoint{Position: &sg.Vector{X: float64(a.X1), Y: float64(a.Y1)}}, End: sg.Endpoint{Position: &sg.Vector{X: float64(a.X2), Y: float64(a.Y2)}}, EndCap: a.EndCap}
 				}
 				e.insert(p, n, -1)
 				return Result{Created: []string{n.ID}}, nil
@@ -244,10 +245,10 @@ func contentCreateTools() []Tool {
 					dw, dh = dw*s, dh*s
 				}
 				if a.Width != nil && a.Height == nil && w > 0 {
-					dh = *a.Width * float64(h) / float64(w)
+					dh = float64(*a.Width) * float64(h) / float64(w)
 				}
 				if a.Height != nil && a.Width == nil && h > 0 {
-					dw = *a.Height * float64(w) / float64(h)
+					dw = float64(*a.Height) * float64(w) / float64(h)
 				}
 				if _, err := e.put(a.place, n, round2(dw), round2(dh)); err != nil {
 					return Result{}, err
@@ -327,7 +328,7 @@ func contentCreateTools() []Tool {
 					}
 				}
 				n.Strokes = []sg.Paint{sg.Solid(c)}
-				n.StrokeWeight = a.Weight
+				n.StrokeWeight = float64(a.Weight)
 				if n.StrokeWeight == 0 {
 					n.StrokeWeight = 2
 				}
@@ -372,16 +373,16 @@ func (e *Env) createShape(t sg.NodeType, name string, a *createShapeArgs) (Resul
 			return Result{}, err
 		}
 		n.Strokes = []sg.Paint{sg.Solid(c)}
-		n.StrokeWeight = a.StrokeWeight
+		n.StrokeWeight = float64(a.StrokeWeight)
 		if n.StrokeWeight == 0 {
 			n.StrokeWeight = 1
 		}
 	}
-	n.CornerRadius = a.CornerRadius
+	n.CornerRadius = float64(a.CornerRadius)
 	n.Preset = a.Preset
 	if a.Text != "" {
 		n.Characters = a.Text
-		n.Style = &sg.TypeStyle{FontSize: a.FontSize, TextAlignHorizontal: sg.AlignCenter, TextAlignVertical: sg.AlignCenter}
+		n.Style = &sg.TypeStyle{FontSize: float64(a.FontSize), TextAlignHorizontal: sg.AlignCenter, TextAlignVertical: sg.AlignCenter}
 		if n.Style.FontSize == 0 {
 			n.Style.FontSize = 18
 		}

@@ -9,17 +9,17 @@ import (
 )
 
 type moveArgs struct {
-	NodeID   string  `json:"nodeId"`
-	X        float64 `json:"x" desc:"New left edge of the unrotated box, px in the parent (or the offset to add when relative is true)."`
-	Y        float64 `json:"y" desc:"New top edge of the unrotated box, px in the parent (or the offset to add)."`
-	Relative bool    `json:"relative,omitempty" desc:"Treat x and y as a shift from the current position."`
+	NodeID   string `json:"nodeId"`
+	X        Length `json:"x" desc:"New left edge of the unrotated box, px in the parent (or the offset to add when relative is true)."`
+	Y        Length `json:"y" desc:"New top edge of the unrotated box, px in the parent (or the offset to add)."`
+	Relative bool   `json:"relative,omitempty" desc:"Treat x and y as a shift from the current position."`
 }
 
 type resizeArgs struct {
-	NodeID     string   `json:"nodeId"`
-	Width      *float64 `json:"width,omitempty" min:"0" desc:"New width, px; sets horizontal sizing to FIXED."`
-	Height     *float64 `json:"height,omitempty" min:"0" desc:"New height, px; sets vertical sizing to FIXED."`
-	KeepAspect bool     `json:"keepAspect,omitempty" desc:"Derive the missing dimension from the current aspect ratio."`
+	NodeID     string  `json:"nodeId"`
+	Width      *Length `json:"width,omitempty" min:"0" desc:"New width, px; sets horizontal sizing to FIXED."`
+	Height     *Length `json:"height,omitempty" min:"0" desc:"New height, px; sets vertical sizing to FIXED."`
+	KeepAspect bool    `json:"keepAspect,omitempty" desc:"Derive the missing dimension from the current aspect ratio."`
 }
 
 type rotateArgs struct {
@@ -37,7 +37,7 @@ type alignArgs struct {
 type distributeArgs struct {
 	NodeIDs   []string `json:"nodeIds" minItems:"2"`
 	Direction string   `json:"direction" enum:"HORIZONTAL,VERTICAL"`
-	Spacing   *float64 `json:"spacing,omitempty" desc:"Fixed gap in px starting at the first node; default equal gaps between the outermost nodes."`
+	Spacing   *Length  `json:"spacing,omitempty" desc:"Fixed gap in px starting at the first node; default equal gaps between the outermost nodes."`
 }
 
 func contentGeometryTools() []Tool {
@@ -53,9 +53,9 @@ func contentGeometryTools() []Tool {
 					return Result{}, fmt.Errorf("node %q is a %s and has no free position (slide order: reorder_slides; cells: edit_table_structure)", a.NodeID, n.Type)
 				}
 				if a.Relative {
-					n.Transform = n.Transform.WithOffset(round2(n.Transform.X()+a.X), round2(n.Transform.Y()+a.Y))
+					n.Transform = n.Transform.WithOffset(round2(n.Transform.X()+float64(a.X)), round2(n.Transform.Y()+float64(a.Y)))
 				} else {
-					t := n.Transform.WithBoxOrigin(n.Size, a.X, a.Y)
+					t := n.Transform.WithBoxOrigin(n.Size, float64(a.X), float64(a.Y))
 					n.Transform = t.WithOffset(round2(t.X()), round2(t.Y()))
 				}
 				res := changed(n.ID)
@@ -79,10 +79,10 @@ func contentGeometryTools() []Tool {
 				}
 				w, h := n.Size.X, n.Size.Y
 				if a.Width != nil {
-					w = *a.Width
+					w = float64(*a.Width)
 				}
 				if a.Height != nil {
-					h = *a.Height
+					h = float64(*a.Height)
 				}
 				if a.KeepAspect && n.Size.X > 0 && n.Size.Y > 0 {
 					if a.Width != nil && a.Height == nil {
@@ -218,7 +218,7 @@ func contentGeometryTools() []Tool {
 				}
 				gap := 0.0
 				if a.Spacing != nil {
-					gap = *a.Spacing
+					gap = float64(*a.Spacing)
 				} else {
 					gap = (start(last) + ext(last) - start(first) - total) / float64(len(nodes)-1)
 				}

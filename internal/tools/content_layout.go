@@ -15,14 +15,14 @@ type layoutModeArgs struct {
 }
 
 type paddingArgs struct {
-	NodeID     string   `json:"nodeId"`
-	All        *float64 `json:"all,omitempty" min:"0" desc:"px on every side"`
-	Horizontal *float64 `json:"horizontal,omitempty" min:"0" desc:"px left and right"`
-	Vertical   *float64 `json:"vertical,omitempty" min:"0" desc:"px top and bottom"`
-	Top        *float64 `json:"top,omitempty" min:"0"`
-	Right      *float64 `json:"right,omitempty" min:"0"`
-	Bottom     *float64 `json:"bottom,omitempty" min:"0"`
-	Left       *float64 `json:"left,omitempty" min:"0"`
+	NodeID     string  `json:"nodeId"`
+	All        *Length `json:"all,omitempty" min:"0" desc:"px on every side"`
+	Horizontal *Length `json:"horizontal,omitempty" min:"0" desc:"px left and right"`
+	Vertical   *Length `json:"vertical,omitempty" min:"0" desc:"px top and bottom"`
+	Top        *Length `json:"top,omitempty" min:"0"`
+	Right      *Length `json:"right,omitempty" min:"0"`
+	Bottom     *Length `json:"bottom,omitempty" min:"0"`
+	Left       *Length `json:"left,omitempty" min:"0"`
 }
 
 type axisAlignArgs struct {
@@ -38,23 +38,23 @@ type sizingArgs struct {
 }
 
 type spacingArgs struct {
-	NodeID             string   `json:"nodeId"`
-	ItemSpacing        *float64 `json:"itemSpacing,omitempty" desc:"Gap between items, px (negative overlaps)."`
-	CounterAxisSpacing *float64 `json:"counterAxisSpacing,omitempty" min:"0" desc:"Gap between wrapped lines, px."`
+	NodeID             string  `json:"nodeId"`
+	ItemSpacing        *Length `json:"itemSpacing,omitempty" desc:"Gap between items, px (negative overlaps)."`
+	CounterAxisSpacing *Length `json:"counterAxisSpacing,omitempty" min:"0" desc:"Gap between wrapped lines, px."`
 }
 
 type positioningArgs struct {
-	NodeID      string   `json:"nodeId"`
-	Positioning string   `json:"positioning" enum:"AUTO,ABSOLUTE" desc:"ABSOLUTE takes the child out of its auto-layout parent's flow so it can be placed freely (badges, overlays)."`
-	X           *float64 `json:"x,omitempty" desc:"Position in the parent, px, for ABSOLUTE."`
-	Y           *float64 `json:"y,omitempty"`
+	NodeID      string  `json:"nodeId"`
+	Positioning string  `json:"positioning" enum:"AUTO,ABSOLUTE" desc:"ABSOLUTE takes the child out of its auto-layout parent's flow so it can be placed freely (badges, overlays)."`
+	X           *Length `json:"x,omitempty" desc:"Position in the parent, px, for ABSOLUTE."`
+	Y           *Length `json:"y,omitempty"`
 }
 
 type wrapArgs struct {
 	NodeIDs     []string `json:"nodeIds" minItems:"1" desc:"Siblings to put in the new frame."`
 	LayoutMode  string   `json:"layoutMode" enum:"HORIZONTAL,VERTICAL"`
-	ItemSpacing *float64 `json:"itemSpacing,omitempty" desc:"px; default inferred from the current gaps."`
-	Padding     *float64 `json:"padding,omitempty" min:"0" desc:"px on every side; default 0."`
+	ItemSpacing *Length  `json:"itemSpacing,omitempty" desc:"px; default inferred from the current gaps."`
+	Padding     *Length  `json:"padding,omitempty" min:"0" desc:"px on every side; default 0."`
 	Name        string   `json:"name,omitempty"`
 }
 
@@ -119,10 +119,10 @@ func contentLayoutTools() []Tool {
 						}
 					}
 				}
-				set(&n.PaddingTop, a.All, a.Vertical, a.Top)
-				set(&n.PaddingBottom, a.All, a.Vertical, a.Bottom)
-				set(&n.PaddingLeft, a.All, a.Horizontal, a.Left)
-				set(&n.PaddingRight, a.All, a.Horizontal, a.Right)
+				set(&n.PaddingTop, lengthPtr(a.All), lengthPtr(a.Vertical), lengthPtr(a.Top))
+				set(&n.PaddingBottom, lengthPtr(a.All), lengthPtr(a.Vertical), lengthPtr(a.Bottom))
+				set(&n.PaddingLeft, lengthPtr(a.All), lengthPtr(a.Horizontal), lengthPtr(a.Left))
+				set(&n.PaddingRight, lengthPtr(a.All), lengthPtr(a.Horizontal), lengthPtr(a.Right))
 				return Result{Changed: []string{n.ID}, Warnings: warn}, nil
 			}),
 		def(ModuleContent, "set_axis_align", false,
@@ -196,10 +196,10 @@ func contentLayoutTools() []Tool {
 					return Result{}, fmt.Errorf("give itemSpacing and/or counterAxisSpacing")
 				}
 				if a.ItemSpacing != nil {
-					n.ItemSpacing = *a.ItemSpacing
+					n.ItemSpacing = float64(*a.ItemSpacing)
 				}
 				if a.CounterAxisSpacing != nil {
-					n.CounterAxisSpacing = ptr(*a.CounterAxisSpacing)
+					n.CounterAxisSpacing = lengthPtr(a.CounterAxisSpacing)
 				}
 				return Result{Changed: []string{n.ID}, Warnings: warn}, nil
 			}),
@@ -224,10 +224,10 @@ func contentLayoutTools() []Tool {
 				}
 				x, y := n.Transform.X(), n.Transform.Y()
 				if a.X != nil {
-					x = *a.X
+					x = float64(*a.X)
 				}
 				if a.Y != nil {
-					y = *a.Y
+					y = float64(*a.Y)
 				}
 				n.Transform = n.Transform.WithOffset(x, y)
 				return Result{Changed: []string{n.ID, p.ID}}, nil
@@ -263,11 +263,11 @@ func contentLayoutTools() []Tool {
 				inferLayout(f, a.LayoutMode == sg.LayoutHorizontal)
 				f.LayoutMode = a.LayoutMode
 				if a.ItemSpacing != nil {
-					f.ItemSpacing = *a.ItemSpacing
+					f.ItemSpacing = float64(*a.ItemSpacing)
 				}
 				p := 0.0
 				if a.Padding != nil {
-					p = *a.Padding
+					p = float64(*a.Padding)
 				}
 				f.PaddingLeft, f.PaddingRight, f.PaddingTop, f.PaddingBottom = p, p, p, p
 				f.LayoutSizingHorizontal, f.LayoutSizingVertical = sg.SizingHug, sg.SizingHug

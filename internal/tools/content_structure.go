@@ -18,12 +18,12 @@ type groupArgs struct {
 }
 
 type cloneArgs struct {
-	NodeID   string   `json:"nodeId" desc:"Node to copy with all its children."`
-	ParentID string   `json:"parentId,omitempty" desc:"Where to put the copy; default next to the original."`
-	Index    *int     `json:"index,omitempty" min:"0" desc:"Position among the new parent's children; default right after the original (or frontmost in another parent)."`
-	X        *float64 `json:"x,omitempty" desc:"Left edge of the copy in its parent, px; default the original's."`
-	Y        *float64 `json:"y,omitempty"`
-	Name     string   `json:"name,omitempty"`
+	NodeID   string  `json:"nodeId" desc:"Node to copy with all its children."`
+	ParentID string  `json:"parentId,omitempty" desc:"Where to put the copy; default next to the original."`
+	Index    *int    `json:"index,omitempty" min:"0" desc:"Position among the new parent's children; default right after the original (or frontmost in another parent)."`
+	X        *Length `json:"x,omitempty" desc:"Left edge of the copy in its parent, px; default the original's."`
+	Y        *Length `json:"y,omitempty"`
+	Name     string  `json:"name,omitempty"`
 }
 
 type deleteArgs struct {
@@ -153,10 +153,10 @@ func contentStructureTools() []Tool {
 					c.Name = a.Name
 				}
 				if a.X != nil {
-					c.Transform[0][2] = *a.X
+					c.Transform[0][2] = float64(*a.X)
 				}
 				if a.Y != nil {
-					c.Transform[1][2] = *a.Y
+					c.Transform[1][2] = float64(*a.Y)
 				}
 				if c.LayoutPositioning == sg.PositioningAbsolute && !parent.HasAutoLayout() {
 					c.LayoutPositioning = ""

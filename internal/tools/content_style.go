@@ -22,18 +22,18 @@ type gradientArgs struct {
 }
 
 type strokeArgs struct {
-	NodeID string    `json:"nodeId"`
-	Color  Hex       `json:"color,omitempty" desc:"Stroke colour; omit with remove=true."`
-	Weight *float64  `json:"weight,omitempty" min:"0" desc:"Stroke weight, px."`
-	Align  string    `json:"align,omitempty" enum:"INSIDE,OUTSIDE,CENTER"`
-	Dashes []float64 `json:"dashes,omitempty" desc:"Dash pattern, px; [] for solid."`
-	Remove bool      `json:"remove,omitempty" desc:"Remove the outline."`
+	NodeID string   `json:"nodeId"`
+	Color  Hex      `json:"color,omitempty" desc:"Stroke colour; omit with remove=true."`
+	Weight *Length  `json:"weight,omitempty" min:"0" desc:"Stroke weight, px."`
+	Align  string   `json:"align,omitempty" enum:"INSIDE,OUTSIDE,CENTER"`
+	Dashes []Length `json:"dashes,omitempty" desc:"Dash pattern, px; [] for solid."`
+	Remove bool     `json:"remove,omitempty" desc:"Remove the outline."`
 }
 
 type radiusArgs struct {
-	NodeID  string    `json:"nodeId"`
-	Radius  float64   `json:"radius" min:"0" desc:"Radius of every corner, px."`
-	Corners []float64 `json:"corners,omitempty" minItems:"4" maxItems:"4" desc:"Per-corner radii: top-left, top-right, bottom-right, bottom-left."`
+	NodeID  string   `json:"nodeId"`
+	Radius  Length   `json:"radius" min:"0" desc:"Radius of every corner, px."`
+	Corners []Length `json:"corners,omitempty" minItems:"4" maxItems:"4" desc:"Per-corner radii: top-left, top-right, bottom-right, bottom-left."`
 }
 
 type opacityArgs struct {
@@ -43,14 +43,14 @@ type opacityArgs struct {
 }
 
 type shadowArgs struct {
-	NodeID  string   `json:"nodeId"`
-	Color   Hex      `json:"color,omitempty" desc:"Shadow colour; default #00000040."`
-	OffsetX float64  `json:"offsetX,omitempty" desc:"px"`
-	OffsetY *float64 `json:"offsetY,omitempty" desc:"px; default 4"`
-	Radius  *float64 `json:"radius,omitempty" min:"0" desc:"Blur radius, px; default 8."`
-	Spread  float64  `json:"spread,omitempty" desc:"px"`
-	Inner   bool     `json:"inner,omitempty" desc:"An inner shadow instead of a drop shadow."`
-	Remove  bool     `json:"remove,omitempty" desc:"Remove the node's shadows."`
+	NodeID  string  `json:"nodeId"`
+	Color   Hex     `json:"color,omitempty" desc:"Shadow colour; default #00000040."`
+	OffsetX Length  `json:"offsetX,omitempty" desc:"px"`
+	OffsetY *Length `json:"offsetY,omitempty" desc:"px; default 4"`
+	Radius  *Length `json:"radius,omitempty" min:"0" desc:"Blur radius, px; default 8."`
+	Spread  Length  `json:"spread,omitempty" desc:"px"`
+	Inner   bool    `json:"inner,omitempty" desc:"An inner shadow instead of a drop shadow."`
+	Remove  bool    `json:"remove,omitempty" desc:"Remove the node's shadows."`
 }
 
 type replaceColorArgs struct {
@@ -125,13 +125,13 @@ func contentStyleTools() []Tool {
 					}
 				}
 				if a.Weight != nil {
-					n.StrokeWeight = *a.Weight
+					n.StrokeWeight = float64(*a.Weight)
 				}
 				if a.Align != "" {
 					n.StrokeAlign = a.Align
 				}
 				if a.Dashes != nil {
-					n.StrokeDashes = a.Dashes
+					n.StrokeDashes = lengthsPx(a.Dashes)
 					if len(a.Dashes) == 0 {
 						n.StrokeDashes = nil
 					}
@@ -148,7 +148,7 @@ func contentStyleTools() []Tool {
 				if err != nil {
 					return Result{}, err
 				}
-				n.CornerRadius = a.Radius
+				n.CornerRadius = float64(a.Radius)
 				n.CornerRadii = nil
 				if len(a.Corners) == 4 {
 					for _, r := range a.Corners {
@@ -156,7 +156,7 @@ func contentStyleTools() []Tool {
 							return Result{}, fmt.Errorf("corner radii must be >= 0 px")
 						}
 					}
-					n.CornerRadii = &[4]float64{a.Corners[0], a.Corners[1], a.Corners[2], a.Corners[3]}
+					n.CornerRadii = &[4]float64{float64(a.Corners[0]), float64(a.Corners[1]), float64(a.Corners[2]), float64(a.Corners[3])}
 				}
 				if n.Type == sg.TypeRectangle && n.Preset == "rect" && a.Radius > 0 {
 					n.Preset = "roundRect"
@@ -212,8 +212,8 @@ func contentStyleTools() []Tool {
 							return Result{}, err
 						}
 					}
-					ef := sg.Effect{Type: sg.EffectDropShadow, Color: &c, Radius: orDefault(a.Radius, 8), Spread: a.Spread,
-						Offset: &sg.Vector{X: a.OffsetX, Y: orDefault(a.OffsetY, 4)}}
+					ef := sg.Effect{Type: sg.EffectDropShadow, Color: &c, Radius: orDefault(lengthPtr(a.Radius), 8), Spread: float64(a.Spread),
+						Offset: &sg.Vector{X: float64(a.OffsetX), Y: orDefault(lengthPtr(a.OffsetY), 4)}}
 					if a.Inner {
 						ef.Type = sg.EffectInnerShadow
 					}

@@ -9,9 +9,28 @@ import (
 )
 
 type setTextArgs struct {
-	NodeID string `json:"nodeId" desc:"TEXT node, shape with text, or table cell."`
-	Text   string `json:"text" desc:"New characters; \\n separates paragraphs. Range styles are reset, the base style is kept. With find: the replacement for each occurrence."`
-	Find   string `json:"find,omitempty" desc:"Replace only the occurrences of this text (case-sensitive) by text; every other character keeps its style and the replacement takes the style of what it replaces (find-and-replace, e.g. renaming a company)."`
+	NodeID     string `json:"nodeId" desc:"TEXT node, shape with text, or table cell."`
+	Text       string `json:"text" desc:"New characters; \\n separates paragraphs. Range styles are reset, the base style is kept. With find: the replacement for each occurrence."`
+	Find       string `json:"find,omitempty" desc:"Replace only the occurrences of this text (case-sensitive unless ignoreCase) by text; every other character keeps its style and the replacement takes the style of what it replaces (find-and-replace, e.g. renaming a company). For the whole deck use replace_text."`
+	IgnoreCase bool   `json:"ignoreCase,omitempty" desc:"With find: match upper and lower case alike."`
+}
+
+type replaceTextArgs struct {
+	Find         string `json:"find" minLength:"1" desc:"Text to find; a regular expression (Go RE2) when regex is true."`
+	Replace      string `json:"replace" desc:"Replacement text; with regex, $1 or ${name} insert groups. \"\" deletes the matches."`
+	MatchCase    bool   `json:"matchCase,omitempty" desc:"Match case exactly; default ignores case."`
+	WholeWord    bool   `json:"wholeWord,omitempty" desc:"Only whole words (no letter or digit right before or after)."`
+	Regex        bool   `json:"regex,omitempty"`
+	Slides       []int  `json:"slides,omitempty" desc:"1-based slide numbers to search; default every slide."`
+	IncludeNotes bool   `json:"includeNotes,omitempty" desc:"Also replace in speaker notes."`
+}
+
+// replaceCount is one slide's line in replace_text's result.
+type replaceCount struct {
+	Slide   int    `json:"slide"` // 1-based
+	SlideID string `json:"slideId"`
+	Text    int    `json:"text"`            // replacements in the slide's texts
+	Notes   int    `json:"notes,omitempty"` // replacements in its speaker notes
 }
 
 type multiTextArgs struct {
@@ -19,14 +38,14 @@ type multiTextArgs struct {
 }
 
 type fontArgs struct {
-	NodeID              string  `json:"nodeId"`
-	FontFamily          string  `json:"fontFamily,omitempty" desc:"Typeface, set on every script slot the text needs (Latin, and East Asian / complex when present)."`
-	FontFamilyEastAsian string  `json:"fontFamilyEastAsian,omitempty" desc:"Typeface for CJK characters only."`
-	FontFamilyComplex   string  `json:"fontFamilyComplex,omitempty" desc:"Typeface for Arabic, Hebrew, Thai and Indic characters only."`
-	FontStyle           string  `json:"fontStyle,omitempty" desc:"Figma style name: Regular, Medium, SemiBold, Bold, Black, with or without Italic."`
-	FontWeight          int     `json:"fontWeight,omitempty" min:"100" max:"900"`
-	FontSize            float64 `json:"fontSize,omitempty" exclusiveMin:"0" desc:"px"`
-	Italic              *bool   `json:"italic,omitempty"`
+	NodeID              string `json:"nodeId"`
+	FontFamily          string `json:"fontFamily,omitempty" desc:"Typeface, set on every script slot the text needs (Latin, and East Asian / complex when present)."`
+	FontFamilyEastAsian string `json:"fontFamilyEastAsian,omitempty" desc:"Typeface for CJK characters only."`
+	FontFamilyComplex   string `json:"fontFamilyComplex,omitempty" desc:"Typeface for Arabic, Hebrew, Thai and Indic characters only."`
+	FontStyle           string `json:"fontStyle,omitempty" desc:"Figma style name: Regular, Medium, SemiBold, Bold, Black, with or without Italic."`
+	FontWeight          int    `json:"fontWeight,omitempty" min:"100" max:"900"`
+	FontSize            Length `json:"fontSize,omitempty" exclusiveMin:"0" desc:"px, or with a unit: \"19pt\""`
+	Italic              *bool  `json:"italic,omitempty"`
 	textRange
 }
 
@@ -39,17 +58,17 @@ type textColorArgs struct {
 type rangeStyleArgs struct {
 	NodeID string `json:"nodeId"`
 	textRange
-	FontFamily     string   `json:"fontFamily,omitempty"`
-	FontSize       float64  `json:"fontSize,omitempty" exclusiveMin:"0"`
-	FontWeight     int      `json:"fontWeight,omitempty" min:"100" max:"900"`
-	Italic         *bool    `json:"italic,omitempty"`
-	Color          Hex      `json:"color,omitempty"`
-	ThemeColor     string   `json:"themeColor,omitempty"`
-	TextCase       string   `json:"textCase,omitempty" enum:"ORIGINAL,UPPER,LOWER,TITLE,SMALL_CAPS"`
-	TextDecoration string   `json:"textDecoration,omitempty" enum:"NONE,UNDERLINE,STRIKETHROUGH"`
-	LetterSpacing  *float64 `json:"letterSpacing,omitempty" desc:"px"`
-	BaselineShift  float64  `json:"baselineShift,omitempty" min:"-1" max:"1" desc:"Fraction of the font size: positive superscript, negative subscript."`
-	HyperlinkURL   string   `json:"hyperlinkUrl,omitempty" desc:"Make the range a link to this URL."`
+	FontFamily     string  `json:"fontFamily,omitempty"`
+	FontSize       Length  `json:"fontSize,omitempty" exclusiveMin:"0"`
+	FontWeight     int     `json:"fontWeight,omitempty" min:"100" max:"900"`
+	Italic         *bool   `json:"italic,omitempty"`
+	Color          Hex     `json:"color,omitempty"`
+	ThemeColor     string  `json:"themeColor,omitempty"`
+	TextCase       string  `json:"textCase,omitempty" enum:"ORIGINAL,UPPER,LOWER,TITLE,SMALL_CAPS"`
+	TextDecoration string  `json:"textDecoration,omitempty" enum:"NONE,UNDERLINE,STRIKETHROUGH"`
+	LetterSpacing  *Length `json:"letterSpacing,omitempty" desc:"px"`
+	BaselineShift  float64 `json:"baselineShift,omitempty" min:"-1" max:"1" desc:"Fraction of the font size: positive superscript, negative subscript."`
+	HyperlinkURL   string  `json:"hyperlinkUrl,omitempty" desc:"Make the range a link to this URL."`
 }
 
 type decorationArgs struct {
@@ -73,21 +92,21 @@ type paragraphArgs struct {
 	BulletColor string   `json:"bulletColor,omitempty" desc:"Bullet or number colour as #RRGGBB, or TEXT to follow the text colour."`
 	Level       *int     `json:"level,omitempty" min:"0" max:"8" desc:"Indent level."`
 	Align       string   `json:"align,omitempty" enum:"LEFT,CENTER,RIGHT,JUSTIFIED"`
-	SpaceBefore *float64 `json:"spaceBefore,omitempty" min:"0" desc:"px"`
-	SpaceAfter  *float64 `json:"spaceAfter,omitempty" min:"0" desc:"px"`
+	SpaceBefore *Length  `json:"spaceBefore,omitempty" min:"0" desc:"px"`
+	SpaceAfter  *Length  `json:"spaceAfter,omitempty" min:"0" desc:"px"`
 	LineHeight  *float64 `json:"lineHeight,omitempty" exclusiveMin:"0" desc:"Multiple of the font size."`
-	MarginLeft  *float64 `json:"marginLeft,omitempty" min:"0" desc:"px"`
-	Indent      *float64 `json:"indent,omitempty" desc:"First-line indent, px."`
+	MarginLeft  *Length  `json:"marginLeft,omitempty" min:"0" desc:"px"`
+	Indent      *Length  `json:"indent,omitempty" desc:"First-line indent, px."`
 	RTL         *bool    `json:"rtl,omitempty" desc:"Right-to-left paragraph."`
 }
 
 type textBoxArgs struct {
-	NodeID     string   `json:"nodeId"`
-	AutoResize string   `json:"autoResize,omitempty" enum:"NONE,HEIGHT,WIDTH_AND_HEIGHT,TRUNCATE" desc:"HEIGHT grows the box with the text, WIDTH_AND_HEIGHT hugs it, TRUNCATE shrinks text on overflow."`
-	Padding    *float64 `json:"padding,omitempty" min:"0" desc:"Inset on all sides, px."`
-	NoWrap     *bool    `json:"noWrap,omitempty"`
-	Columns    *int     `json:"columns,omitempty" min:"1" max:"16"`
-	Vertical   string   `json:"vertical,omitempty" enum:"horz,vert,vert270,eaVert" desc:"Text direction."`
+	NodeID     string  `json:"nodeId"`
+	AutoResize string  `json:"autoResize,omitempty" enum:"NONE,HEIGHT,WIDTH_AND_HEIGHT,TRUNCATE" desc:"HEIGHT grows the box with the text, WIDTH_AND_HEIGHT hugs it, TRUNCATE shrinks text on overflow."`
+	Padding    *Length `json:"padding,omitempty" min:"0" desc:"Inset on all sides, px."`
+	NoWrap     *bool   `json:"noWrap,omitempty"`
+	Columns    *int    `json:"columns,omitempty" min:"1" max:"16"`
+	Vertical   string  `json:"vertical,omitempty" enum:"horz,vert,vert270,eaVert" desc:"Text direction."`
 }
 
 type applyStyleArgs struct {
@@ -116,7 +135,7 @@ func contentTextTools() []Tool {
 					return Result{}, err
 				}
 				if a.Find != "" {
-					if _, err := replaceText(n, a.Find, a.Text); err != nil {
+					if _, err := replaceText(n, a.Find, a.Text, a.IgnoreCase); err != nil {
 						return Result{}, err
 					}
 					return changed(n.ID), nil
@@ -125,6 +144,71 @@ func contentTextTools() []Tool {
 					return Result{}, err
 				}
 				return changed(n.ID), nil
+			}),
+		def(ModuleContent, "replace_text", false,
+			"Find and replace text across the deck (or the given slides): every text box, shape, table cell and, with includeNotes, speaker notes. Ignores case unless matchCase. Every other character keeps its style; a replacement takes the style of the first character it replaces (a bold phrase stays bold). Returns the count per slide.",
+			func(e *Env, a *replaceTextArgs) (Result, error) {
+				m, err := newTextMatcher(a.Find, a.Replace, a.MatchCase, a.WholeWord, a.Regex)
+				if err != nil {
+					return Result{}, err
+				}
+				nums := a.Slides
+				if len(nums) == 0 {
+					for i := range e.Deck.Slides {
+						nums = append(nums, i+1)
+					}
+				}
+				res, total := Result{}, 0
+				counts := []replaceCount{}
+				for _, k := range nums {
+					if k < 1 || k > len(e.Deck.Slides) {
+						return Result{}, fmt.Errorf("slides: %d is not a slide number; the deck has slides 1..%d", k, len(e.Deck.Slides))
+					}
+					s := e.Deck.Slides[k-1]
+					c := replaceCount{Slide: k, SlideID: s.ID}
+					var werr error
+					s.Walk(func(n, _ *sg.Node, _ int) bool {
+						if werr != nil || !n.Type.CanHoldText() || n.Characters == "" {
+							return werr == nil
+						}
+						got, err := m.replaceIn(n)
+						if err != nil {
+							werr = fmt.Errorf("slide %d, node %s: %w", k, n.ID, err)
+						}
+						if got > 0 {
+							c.Text += got
+							res.Changed = append(res.Changed, n.ID)
+						}
+						return werr == nil
+					})
+					if werr != nil {
+						return Result{}, werr
+					}
+					if a.IncludeNotes && s.Slide != nil && s.Slide.Notes != "" {
+						notes, got, err := m.replaceString(s.Slide.Notes)
+						if err != nil {
+							return Result{}, fmt.Errorf("slide %d notes: %w", k, err)
+						}
+						if got > 0 {
+							s.Slide.Notes, c.Notes = notes, got
+							res.Changed = append(res.Changed, s.ID)
+						}
+					}
+					if c.Text+c.Notes > 0 {
+						counts = append(counts, c)
+						total += c.Text + c.Notes
+					}
+				}
+				out := map[string]any{"replaced": total, "slides": counts}
+				if total == 0 {
+					hint := "case was ignored"
+					if a.MatchCase {
+						hint = "matchCase was on"
+					}
+					out["note"] = fmt.Sprintf("no occurrence of %q (%s); read texts with scan_text_nodes", a.Find, hint)
+				}
+				res.Data = asData(out)
+				return res, nil
 			}),
 		def(ModuleContent, "set_multiple_text_contents", false,
 			"Replace the text of many nodes in one call (translation, proofreading, renumbering): a list of {nodeId, text}. Fails as a whole if any id is not a text holder.",
@@ -136,7 +220,7 @@ func contentTextTools() []Tool {
 						return Result{}, fmt.Errorf("items[%d]: %w", i, err)
 					}
 					if it.Find != "" {
-						if _, err := replaceText(n, it.Find, it.Text); err != nil {
+						if _, err := replaceText(n, it.Find, it.Text, it.IgnoreCase); err != nil {
 							return Result{}, fmt.Errorf("items[%d]: %w", i, err)
 						}
 					} else if err := setCharacters(n, it.Text); err != nil {
@@ -153,7 +237,7 @@ func contentTextTools() []Tool {
 				if err != nil {
 					return Result{}, err
 				}
-				patch := sg.TypeStyle{FontSize: a.FontSize, FontWeight: a.FontWeight, Italic: a.Italic}
+				patch := sg.TypeStyle{FontSize: float64(a.FontSize), FontWeight: a.FontWeight, Italic: a.Italic}
 				if a.FontStyle != "" {
 					w, it, err := fontWeightOf(a.FontStyle)
 					if err != nil {
@@ -223,8 +307,8 @@ func contentTextTools() []Tool {
 				if err != nil {
 					return Result{}, err
 				}
-				patch := sg.TypeStyle{FontSize: a.FontSize, FontWeight: a.FontWeight, Italic: a.Italic, TextCase: a.TextCase,
-					TextDecoration: a.TextDecoration, LetterSpacing: a.LetterSpacing, Baseline: a.BaselineShift}
+				patch := sg.TypeStyle{FontSize: float64(a.FontSize), FontWeight: a.FontWeight, Italic: a.Italic, TextCase: a.TextCase,
+					TextDecoration: a.TextDecoration, LetterSpacing: lengthPtr(a.LetterSpacing), Baseline: a.BaselineShift}
 				if a.FontFamily != "" {
 					setFamily(&patch, a.FontFamily, n.Characters, n.Style)
 				}
@@ -337,19 +421,19 @@ func contentTextTools() []Tool {
 						p.Align = a.Align
 					}
 					if a.SpaceBefore != nil {
-						p.SpaceBefore = *a.SpaceBefore
+						p.SpaceBefore = float64(*a.SpaceBefore)
 					}
 					if a.SpaceAfter != nil {
-						p.SpaceAfter = *a.SpaceAfter
+						p.SpaceAfter = float64(*a.SpaceAfter)
 					}
 					if a.LineHeight != nil {
 						p.LineHeight = *a.LineHeight
 					}
 					if a.MarginLeft != nil {
-						p.MarginLeft = *a.MarginLeft
+						p.MarginLeft = float64(*a.MarginLeft)
 					}
 					if a.Indent != nil {
-						p.Indent = *a.Indent
+						p.Indent = float64(*a.Indent)
 					}
 					if a.RTL != nil {
 						p.RTL = *a.RTL
@@ -382,7 +466,7 @@ func contentTextTools() []Tool {
 					}
 				}
 				if a.Padding != nil {
-					p := *a.Padding
+					p := float64(*a.Padding)
 					b.Insets = &sg.Insets{Left: p, Top: p, Right: p, Bottom: p}
 				}
 				if a.NoWrap != nil {

@@ -174,13 +174,13 @@ func dataChartTools() []Tool {
 				parent := e.parent(n)
 				args := &createTableArgs{Rows: len(data), Columns: len(data[0]), Data: data, HeaderRow: true, HeaderFill: a.HeaderFill}
 				args.ParentID = parent.ID
-				args.X, args.Y = n.Transform.X(), n.Transform.Y()
-				w := n.Size.X
+				args.X, args.Y = Length(n.Transform.X()), Length(n.Transform.Y())
+				w := Length(n.Size.X)
 				args.Width = &w
-				h := min(n.Size.Y, float64(len(data))*40)
+				h := Length(min(n.Size.Y, float64(len(data))*40))
 				args.Height = &h
 				if !a.ReplaceChart {
-					args.Y = n.Transform.Y() + n.Size.Y + 16
+					args.Y = Length(n.Transform.Y() + n.Size.Y + 16)
 				}
 				tool, _ := Registry().Get("create_table")
 				raw := asData(args)

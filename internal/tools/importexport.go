@@ -25,8 +25,8 @@ type importArgs struct {
 	ParentID string          `json:"parentId,omitempty" desc:"Where to add the nodes; default the focused slide. Ignored for SLIDE nodes, which are added as new slides."`
 	Index    *int            `json:"index,omitempty" min:"0"`
 	Nodes    json.RawMessage `json:"nodes" desc:"One node or an array of nodes in ACE scene-graph JSON (as export_json returns); ids are replaced with fresh ones."`
-	X        *float64        `json:"x,omitempty" desc:"Move the (first) imported node to this x in its parent."`
-	Y        *float64        `json:"y,omitempty"`
+	X        *Length         `json:"x,omitempty" desc:"Move the (first) imported node to this x in its parent."`
+	Y        *Length         `json:"y,omitempty"`
 }
 
 func importExportTools() []Tool {
@@ -133,10 +133,10 @@ func importExportTools() []Tool {
 					}
 					if i == 0 {
 						if a.X != nil {
-							n.Transform[0][2] = *a.X
+							n.Transform[0][2] = float64(*a.X)
 						}
 						if a.Y != nil {
-							n.Transform[1][2] = *a.Y
+							n.Transform[1][2] = float64(*a.Y)
 						}
 					}
 					at := -1

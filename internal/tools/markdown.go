@@ -17,7 +17,7 @@ func (r *ToolRegistry) Markdown() string {
 	fmt.Fprintf(&b, "The agent and compiled recipes change decks only through these %d tools (ACE §3.1, Appendix A). ", len(r.tools))
 	b.WriteString("Every call's arguments are checked against the tool's JSON Schema (draft 2020-12) before it runs. ")
 	b.WriteString("`batch_execute` applies a list of commands as one atomic commit; a command may name what it creates with `\"as\": \"name\"` and later commands use `\"$name\"` wherever an id goes. ")
-	b.WriteString("Units: px for positions and sizes (font sizes too), degrees clockwise, colours `#RRGGBB` or `#RRGGBBAA`. ")
+	b.WriteString("Units: positions, lengths and font sizes are px (96 per inch; 1 pt = 4/3 px) when given as a number, or a string with a unit: `\"19pt\"`, `\"0.5in\"`, `\"2cm\"`, `\"12.7mm\"`, `\"24px\"` (type `length` in the tables below); angles are degrees clockwise, colours `#RRGGBB` or `#RRGGBBAA`. ")
 	b.WriteString("Read tools return pages of at most 200 items with a `nextCursor`.\n\n")
 	b.WriteString("| module | tools |\n|---|---|\n")
 	mods := r.Modules()
@@ -98,6 +98,9 @@ func typeName(p map[string]any) string {
 	}
 	if _, ok := p["$ref"]; ok {
 		return "object"
+	}
+	if ts, ok := p["type"].([]any); ok && len(ts) == 2 && ts[0] == "number" && ts[1] == "string" {
+		return "length" // Length: px number or "19pt"
 	}
 	t, _ := p["type"].(string)
 	switch t {

@@ -8,10 +8,10 @@ import (
 
 type mathArgs struct {
 	place
-	LaTeX    string  `json:"latex" minLength:"1" desc:"Formula in LaTeX math mode, e.g. \\frac{a}{b} = \\sqrt{c}; delimiters are optional: $$...$$ or \\[...\\] set display style, $...$ or \\(...\\) inline style."`
-	FontSize float64 `json:"fontSize,omitempty" exclusiveMin:"0" desc:"px; default 28"`
-	Color    Hex     `json:"color,omitempty"`
-	Display  *bool   `json:"display,omitempty" desc:"true: display style, as LaTeX \\[...\\] or a PowerPoint equation on its own line (sums with their limits above and below, full-size fractions); false: inline style, as $...$ in running text. Overrides the delimiters; default display style unless the LaTeX is wrapped in $...$ or \\(...\\)."`
+	LaTeX    string `json:"latex" minLength:"1" desc:"Formula in LaTeX math mode, e.g. \\frac{a}{b} = \\sqrt{c}; delimiters are optional: $$...$$ or \\[...\\] set display style, $...$ or \\(...\\) inline style."`
+	FontSize Length `json:"fontSize,omitempty" exclusiveMin:"0" desc:"px; default 28"`
+	Color    Hex    `json:"color,omitempty"`
+	Display  *bool  `json:"display,omitempty" desc:"true: display style, as LaTeX \\[...\\] or a PowerPoint equation on its own line (sums with their limits above and below, full-size fractions); false: inline style, as $...$ in running text. Overrides the delimiters; default display style unless the LaTeX is wrapped in $...$ or \\(...\\)."`
 }
 
 func mathTools() []Tool {
@@ -24,7 +24,7 @@ func mathTools() []Tool {
 				if a.Display != nil {
 					display = *a.Display
 				}
-				n.Math = &sg.Math{LaTeX: latex, FontSize: a.FontSize, Display: display}
+				n.Math = &sg.Math{LaTeX: latex, FontSize: float64(a.FontSize), Display: display}
 				if n.Math.FontSize == 0 {
 					n.Math.FontSize = 28
 				}

@@ -157,7 +157,7 @@ func (g *argGen) call(tool Tool) Call {
 	if tool.Name == "batch_execute" {
 		ops := []any{}
 		for k := 0; k < 1+g.rng.IntN(4); k++ {
-			t := Registry().All()[g.rng.IntN(98)]
+			t := Registry().All()[g.rng.IntN(len(Registry().All()))]
 			if t.Name == "batch_execute" {
 				continue
 			}

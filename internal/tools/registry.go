@@ -28,9 +28,9 @@ const (
 )
 
 // ModuleCounts is the paper's tool count per module; the registry is built to
-// match it exactly (98 in all).
+// match it, plus replace_text (ACE issue 17): 99 in all.
 var ModuleCounts = map[string]int{
-	ModuleContent: 56, ModuleSlide: 13, ModuleChart: 7, ModuleDataChart: 4,
+	ModuleContent: 57, ModuleSlide: 13, ModuleChart: 7, ModuleDataChart: 4,
 	ModuleSmartArt: 4, ModuleTable: 4, ModuleConnection: 3, ModuleImportExport: 3,
 	ModuleUnsplash: 2, ModuleBatch: 1, ModuleMath: 1,
 }
@@ -54,6 +54,8 @@ type Tool struct {
 	Exec func(*Env, json.RawMessage) (Result, error)
 
 	compiled *jsonschema.Schema
+	// lengths checks the Length arguments' units by name (checkLengths).
+	lengths func(json.RawMessage) error
 }
 
 // ToolRegistry is the catalogue of tools.
@@ -68,7 +70,7 @@ var (
 	regErr  error
 )
 
-// Registry returns the catalogue of the 98 tools, built and compiled once.
+// Registry returns the catalogue of the 99 tools, built and compiled once.
 // It panics only if a tool's schema fails to compile, which the package's
 // tests rule out.
 func Registry() *ToolRegistry {
@@ -215,11 +217,20 @@ func def[A any](module, name string, readOnly bool, desc string, fn func(*Env, *
 	if err != nil {
 		panic(fmt.Sprintf("tools: schema of %s: %v", name, err))
 	}
+	lengths := func(raw json.RawMessage) error {
+		if err := checkLengths(reflect.TypeFor[A](), raw); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		return nil
+	}
 	return Tool{
-		Name: name, Module: module, Description: desc, Schema: schema, ReadOnly: readOnly,
+		Name: name, Module: module, Description: desc, Schema: schema, ReadOnly: readOnly, lengths: lengths,
 		Exec: func(e *Env, raw json.RawMessage) (Result, error) {
 			var a A
 			if len(bytes.TrimSpace(raw)) > 0 && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+				if err := lengths(raw); err != nil {
+					return Result{}, err
+				}
 				dec := json.NewDecoder(bytes.NewReader(raw))
 				dec.DisallowUnknownFields()
 				if err := dec.Decode(&a); err != nil {

@@ -57,6 +57,9 @@ func (b *schemaBuilder) typeSchema(t reflect.Type, _ string) map[string]any {
 	if t == reflect.TypeFor[Hex]() {
 		return map[string]any{"type": "string", "pattern": hexPattern}
 	}
+	if t == lengthType {
+		return map[string]any{"type": []string{"number", "string"}}
+	}
 	switch t.Kind() {
 	case reflect.Pointer:
 		return b.typeSchema(t.Elem(), "")

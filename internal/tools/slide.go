@@ -62,8 +62,10 @@ type slidePropsArgs struct {
 	SlideID string  `json:"slideId"`
 	Name    *string `json:"name,omitempty"`
 	Hidden  *bool   `json:"hidden,omitempty" desc:"Hide the slide in the slide show."`
-	Notes   *string `json:"notes,omitempty" desc:"Speaker notes."`
-	Layout  *string `json:"layout,omitempty"`
+	Notes   *string `json:"notes,omitempty" desc:"Speaker notes text; lines become paragraphs."`
+	// NotesMode says what notes does to the notes already there.
+	NotesMode string  `json:"notesMode,omitempty" enum:"replace,append" desc:"replace (default): notes become the slide's whole notes (\"\" clears them); append: notes are added as new paragraphs after the existing ones."`
+	Layout    *string `json:"layout,omitempty"`
 	// MatchSlideID applies a template slide's look (ACE Q.1: match the
 	// deck's existing styling).
 	MatchSlideID string `json:"matchSlideId,omitempty" desc:"Restyle this slide like that one (a template or master-like slide): its background, and the position, size and text style of placeholders with the same role (title, body, footer, slide number)."`
@@ -78,12 +80,12 @@ type sectionsArgs struct {
 
 type footerArgs struct {
 	slideSel
-	Text        string  `json:"text,omitempty" desc:"Footer text; empty keeps existing footer text."`
-	SlideNumber bool    `json:"slideNumber,omitempty" desc:"Also show the slide number."`
-	Date        string  `json:"date,omitempty" desc:"Date text to show."`
-	SkipFirst   bool    `json:"skipFirst,omitempty" desc:"Leave the first (title) slide without footer."`
-	FontSize    float64 `json:"fontSize,omitempty" exclusiveMin:"0" desc:"px; default the smallest readable size (12 px on a 720 px high slide)."`
-	Color       Hex     `json:"color,omitempty"`
+	Text        string `json:"text,omitempty" desc:"Footer text; empty keeps existing footer text."`
+	SlideNumber bool   `json:"slideNumber,omitempty" desc:"Also show the slide number."`
+	Date        string `json:"date,omitempty" desc:"Date text to show."`
+	SkipFirst   bool   `json:"skipFirst,omitempty" desc:"Leave the first (title) slide without footer."`
+	FontSize    Length `json:"fontSize,omitempty" exclusiveMin:"0" desc:"px; default the smallest readable size (12 px on a 720 px high slide)."`
+	Color       Hex    `json:"color,omitempty"`
 }
 
 type exportImageArgs struct {
@@ -452,7 +454,7 @@ func slideTools() []Tool {
 				return res, nil
 			}),
 		def(ModuleSlide, "set_slide_properties", false,
-			"Set a slide's name, speaker notes, layout name, or hide it from the slide show; with matchSlideId restyle it like another slide (background, and placement and text style of its title, body and footer placeholders), as applying a layout or master would.",
+			"Set a slide's name, speaker notes (replacing them, or appending with notesMode append), layout name, or hide it from the slide show; with matchSlideId restyle it like another slide (background, and placement and text style of its title, body and footer placeholders), as applying a layout or master would.",
 			func(e *Env, a *slidePropsArgs) (Result, error) {
 				s, err := e.slide(a.SlideID)
 				if err != nil {
@@ -467,7 +469,13 @@ func slideTools() []Tool {
 				if a.Hidden != nil {
 					s.Slide.Hidden = *a.Hidden
 				}
-				if a.Notes != nil {
+				switch {
+				case a.Notes == nil && a.NotesMode != "":
+					return Result{}, fmt.Errorf("notesMode %q needs notes: give the text to %s", a.NotesMode, a.NotesMode)
+				case a.Notes == nil:
+				case a.NotesMode == "append":
+					s.Slide.Notes = appendNotes(s.Slide.Notes, *a.Notes)
+				default:
 					s.Slide.Notes = *a.Notes
 				}
 				if a.Layout != nil {
@@ -583,7 +591,7 @@ func slideTools() []Tool {
 								return
 							}
 						}
-						box, size, ok := e.footerSpot(obstacles, text, a.FontSize, prefer)
+						box, size, ok := e.footerSpot(obstacles, text, float64(a.FontSize), prefer)
 						if !ok {
 							res.Warnings = append(res.Warnings, fmt.Sprintf("slide %s: no free space along the bottom for %q; placed it over the content", s.ID, clip(text, 30)))
 						}
@@ -1031,4 +1039,18 @@ func freeX(obstacles []sg.Rect, lo, hi, y, h, w float64, prefer string) (float64
 		}
 	}
 	return best, found
+}
+
+// appendNotes adds text to a slide's speaker notes as new paragraphs after
+// the existing ones (one paragraph per line, as the notes slide's body
+// placeholder holds them; the notes slide part, ECMA-376 Part 1 §13.3.5);
+// empty notes take the text as it is.
+func appendNotes(notes, text string) string {
+	if strings.TrimSpace(notes) == "" {
+		return text
+	}
+	if text == "" {
+		return notes
+	}
+	return strings.TrimRight(notes, "\n") + "\n" + text
 }

@@ -22,8 +22,8 @@ type createTableArgs struct {
 	Data         [][]string `json:"data,omitempty" desc:"Cell texts, row by row (may be shorter than the grid)."`
 	HeaderRow    bool       `json:"headerRow,omitempty" desc:"Style the first row as a header."`
 	BandedRows   bool       `json:"bandedRows,omitempty"`
-	ColumnWidths []float64  `json:"columnWidths,omitempty" desc:"px per column; default equal shares of width."`
-	FontSize     float64    `json:"fontSize,omitempty" exclusiveMin:"0" desc:"px; default 16"`
+	ColumnWidths []Length   `json:"columnWidths,omitempty" desc:"px per column; default equal shares of width."`
+	FontSize     Length     `json:"fontSize,omitempty" exclusiveMin:"0" desc:"px; default 16"`
 	HeaderFill   Hex        `json:"headerFill,omitempty" desc:"Header row background; default the deck's accent1."`
 }
 
@@ -62,7 +62,7 @@ type tableStructArgs struct {
 	Column  int        `json:"column,omitempty" min:"0" desc:"Anchor column for merge/unmerge."`
 	RowSpan int        `json:"rowSpan,omitempty" min:"1" desc:"Merge: rows covered."`
 	ColSpan int        `json:"colSpan,omitempty" min:"1" desc:"Merge: columns covered."`
-	Size    float64    `json:"size,omitempty" min:"0" desc:"px for set_column_width / set_row_height; for inserts the new row height or column width (default: the neighbour's)."`
+	Size    Length     `json:"size,omitempty" min:"0" desc:"px for set_column_width / set_row_height; for inserts the new row height or column width (default: the neighbour's)."`
 	Data    [][]string `json:"data,omitempty" desc:"Texts for inserted rows (row by row) or columns (column by column)."`
 }
 
@@ -235,13 +235,13 @@ func tableTools() []Tool {
 			"Create a TABLE of rows x columns, filled from data (row by row), with an optional styled header row and banded rows. Returns the table id in created[0] and the cell ids after it (row-major).",
 			func(e *Env, a *createTableArgs) (Result, error) {
 				t := e.newNode(sg.TypeTable, orStr(a.Name, "Table"))
-				w := orDefault(a.Width, math.Min(e.Deck.Width-128, float64(a.Columns)*160))
-				h := orDefault(a.Height, float64(a.Rows)*40)
+				w := orDefault(lengthPtr(a.Width), math.Min(e.Deck.Width-128, float64(a.Columns)*160))
+				h := orDefault(lengthPtr(a.Height), float64(a.Rows)*40)
 				t.Table = &sg.Table{HeaderRow: a.HeaderRow, BandedRows: a.BandedRows}
 				for c := 0; c < a.Columns; c++ {
 					cw := w / float64(a.Columns)
 					if c < len(a.ColumnWidths) && a.ColumnWidths[c] > 0 {
-						cw = a.ColumnWidths[c]
+						cw = float64(a.ColumnWidths[c])
 					}
 					t.Table.Columns = append(t.Table.Columns, round2(cw))
 				}
@@ -268,7 +268,7 @@ func tableTools() []Tool {
 				for r := 0; r < a.Rows; r++ {
 					for c := 0; c < a.Columns; c++ {
 						cell := e.newCell(r, c, nil)
-						cell.Style = &sg.TypeStyle{FontSize: fs}
+						cell.Style = &sg.TypeStyle{FontSize: float64(fs)}
 						cell.Cell.Borders = &sg.Borders{Left: ptr(*border), Top: ptr(*border), Right: ptr(*border), Bottom: ptr(*border)}
 						if r < len(a.Data) && c < len(a.Data[r]) {
 							cell.Characters = a.Data[r][c]
@@ -553,7 +553,7 @@ func (e *Env) editTable(t *sg.Node, a *tableStructArgs) (Result, error) {
 		if a.Index >= len(dims) {
 			return Result{}, fmt.Errorf("index %d is outside the %d entries", a.Index, len(dims))
 		}
-		dims[a.Index] = a.Size
+		dims[a.Index] = float64(a.Size)
 		return res, nil
 	case "insert_rows", "insert_columns":
 		rows := a.Action == "insert_rows"
@@ -583,7 +583,7 @@ func (e *Env) editTable(t *sg.Node, a *tableStructArgs) (Result, error) {
 				*span = s + count
 			}
 		}
-		size := a.Size
+		size := float64(a.Size)
 		dims := &t.Table.Columns
 		if rows {
 			dims = &t.Table.Rows

@@ -304,6 +304,23 @@ var toolCases = []toolCase{
 			t.Error("text not set")
 		}
 	}},
+	{"replace_text", func(_ *testing.T, d *sg.Deck) []Call {
+		return []Call{
+			call("set_text_content", map[string]any{"nodeId": named(nil, d, 1, "Title").ID, "text": "Acme and ACME, not Acmes"}),
+			call("set_slide_properties", map[string]any{"slideId": "slide-2", "notes": "acme notes"}),
+			call("replace_text", map[string]any{"find": "acme", "replace": "Beta", "wholeWord": true, "includeNotes": true}),
+		}
+	}, func(t *testing.T, _, d *sg.Deck, r Result) {
+		if got := named(t, d, 1, "Title").Characters; got != "Beta and Beta, not Acmes" {
+			t.Errorf("title %q", got)
+		}
+		if d.Slides[1].Slide.Notes != "Beta notes" {
+			t.Errorf("notes %q", d.Slides[1].Slide.Notes)
+		}
+		if string(r.Data) != `{"replaced":3,"slides":[{"slide":2,"slideId":"slide-2","text":2,"notes":1}]}` {
+			t.Errorf("result %s", r.Data)
+		}
+	}},
 	{"set_multiple_text_contents", one("set_multiple_text_contents", func(d *sg.Deck) any {
 		return map[string]any{"items": []any{map[string]any{"nodeId": named(nil, d, 1, "Title").ID, "text": "A"}, map[string]any{"nodeId": named(nil, d, 2, "Title").ID, "text": "B"}}}
 	}), func(t *testing.T, _, d *sg.Deck, r Result) {
