@@ -36,6 +36,10 @@ const (
 	// intersections are not occlusion).
 	OverlapMinSide     = 2.0
 	OverlapMinFraction = 0.02
+	// HiddenTextFraction: text whose rendered lines are covered this much
+	// by an opaque picture or shape painted above it is hidden (an
+	// overlap, whatever the size of the cover; issue 16 item 11).
+	HiddenTextFraction = 0.9
 	// BackgroundFraction: an element covering at least half the slide is a
 	// background, not a readable element, for the overlap check.
 	BackgroundFraction = 0.5
@@ -244,8 +248,80 @@ func Violations(d *scenegraph.Deck, slide int, nodes map[string]Measured) []Viol
 				trimFloat(math.Round(in.Width)), trimFloat(math.Round(in.Height)), trimFloat(math.Round(in.Area()/small*100))))
 		}
 	}
+	out = append(out, hiddenText(order, nodes, sid, isAncestor, out)...)
 	sortViolations(out)
 	return out
+}
+
+// hiddenText finds text covered for at least HiddenTextFraction of its
+// rendered lines by a picture or an opaque filled shape painted after it
+// (later in document order, so above it), which the pairwise overlap check
+// misses when the cover is a background-sized picture or a shape that is
+// not a readable element. Pairs already reported as overlapping are not
+// reported twice. order is the slide's visible nodes in paint order.
+func hiddenText(order []*scenegraph.Node, nodes map[string]Measured, sid string, isAncestor func(a, n *scenegraph.Node) bool, seen []Violation) []Violation {
+	have := map[string]bool{}
+	for _, v := range seen {
+		have[v.Key] = true
+	}
+	var out []Violation
+	for i, t := range order {
+		m, ok := nodes[t.ID]
+		if !ok || !m.HasText || strings.TrimSpace(t.Characters) == "" {
+			continue
+		}
+		r := m.Bounds
+		if m.TextBounds != nil {
+			r = *m.TextBounds
+		}
+		if r.Area() <= 0 {
+			continue
+		}
+		for _, c := range order[i+1:] {
+			cm, ok := nodes[c.ID]
+			if !ok || !opaqueCover(c) || isAncestor(c, t) || isAncestor(t, c) {
+				continue
+			}
+			in := r.Intersect(cm.Bounds)
+			if in.Area() < HiddenTextFraction*r.Area() {
+				continue
+			}
+			v := newViolation(KindOverlap, sid, []string{t.ID, c.ID}, []scenegraph.Rect{r, cm.Bounds},
+				"%s is hidden under %s drawn above it (%s%% of its text covered)", describe(t), describe(c), trimFloat(math.Round(in.Area()/r.Area()*100)))
+			if !have[v.Key] {
+				have[v.Key] = true
+				out = append(out, v)
+			}
+			break
+		}
+	}
+	return out
+}
+
+// opaqueCover reports whether n paints over what lies below it: a node at
+// full opacity whose top visible fill is a picture or a solid colour at
+// full alpha. Text nodes are not covers (their fill is the glyphs').
+func opaqueCover(n *scenegraph.Node) bool {
+	if n.Type == scenegraph.TypeText || n.HasText() || n.Type == scenegraph.TypeSlide || n.Alpha() < 0.99 {
+		return false
+	}
+	for i := len(n.Fills) - 1; i >= 0; i-- {
+		p := n.Fills[i]
+		if !p.IsVisible() {
+			continue
+		}
+		if p.Opacity != nil && *p.Opacity < 0.99 {
+			return false
+		}
+		switch p.Type {
+		case scenegraph.PaintImage:
+			return true
+		case scenegraph.PaintSolid:
+			return p.Color != nil && p.Color.A >= 0.99
+		}
+		return false
+	}
+	return false
 }
 
 // pastBy is how far r extends beyond box on its worst side (<= 0 inside).

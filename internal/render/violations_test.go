@@ -2,6 +2,7 @@ package render
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/acecanvas/ace/internal/scenegraph"
@@ -97,6 +98,42 @@ func TestLowContrastUsesThePaintedBackground(t *testing.T) {
 	}
 	if c := sr.Nodes["onpanel"].Contrast; c < 15 {
 		t.Errorf("white on #202020 contrast %g, want about 16", c)
+	}
+}
+
+// TestTextHiddenUnderAPictureIsAnOverlap (issue 16 item 11): text covered
+// by a picture painted above it is an overlap even when the picture is
+// background-sized (which the pairwise check skips); the same text above
+// the picture, or under a half-transparent shape, is not.
+func TestTextHiddenUnderAPictureIsAnOverlap(t *testing.T) {
+	blobs := scenegraph.Blobs{}
+	d := deck()
+	ref := d.AddAsset(blobs, twoTonePNG(t, 400, 100), "image/png", "wide.png", 400, 100)
+	half := 0.5
+	veil := rect("veil", 0, 600, 1280, 120, "#000000")
+	veil.Opacity = &half
+	d.Slides[0].Children = []*scenegraph.Node{
+		text("under", 100, 100, 500, 60, "Text the photo hides", 24, "#000000"),
+		imageNode("photo", 0, 0, 1280, 560, ref), // 78% of the slide: a background
+		text("above", 700, 200, 500, 60, "Caption over the photo", 24, "#FFFFFF"),
+		text("veiled", 100, 620, 500, 60, "Text under a veil", 24, "#000000"),
+		veil,
+		text("boxed", 700, 620, 300, 60, "Text under a card", 24, "#000000"),
+		rect("card", 680, 600, 400, 110, "#F0F0F0"),
+	}
+	sr := renderOne(t, d, blobs, false)
+	var hidden []string
+	for _, v := range sr.Violations {
+		if v.Kind == KindOverlap {
+			hidden = append(hidden, strings.Join(v.NodeIDs, "+"))
+			if !strings.Contains(v.Reason, "hidden under") {
+				t.Errorf("reason %q does not say the text is hidden", v.Reason)
+			}
+		}
+	}
+	slices.Sort(hidden)
+	if want := []string{"boxed+card", "photo+under"}; !slices.Equal(hidden, want) {
+		t.Errorf("hidden text %v, want %v (all: %+v)", hidden, want, sr.Violations)
 	}
 }
 

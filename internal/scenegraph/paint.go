@@ -123,12 +123,51 @@ type ColorStop struct {
 }
 
 // Crop trims an image, each side a fraction 0..1 of the source image
-// (OOXML a:srcRect in thousandths of a percent).
+// (OOXML a:srcRect in thousandths of a percent); a negative fraction adds
+// empty space on that side (a letterboxed picture, see Paint.AsCrop).
 type Crop struct {
 	Left   float64 `json:"left,omitempty"`
 	Top    float64 `json:"top,omitempty"`
 	Right  float64 `json:"right,omitempty"`
 	Bottom float64 `json:"bottom,omitempty"`
+}
+
+// AsCrop returns the paint with a FILL or FIT scale mode turned into the
+// equivalent CROP for a box of boxW x boxH px showing a picture of imgW x
+// imgH px (intrinsic pixels; only the aspect ratio matters). FILL (CSS
+// object-fit: cover) crops the axis that overflows, equally on both sides;
+// FIT (contain) letterboxes with negative crop fractions, which is how
+// DrawingML's a:srcRect keeps the picture's aspect (ECMA-376 §20.1.8.55:
+// negative offsets add space around the picture). Other modes, or a size
+// that is not positive, return p unchanged: the picture is then stretched
+// to the box as a:stretch/a:fillRect does.
+func (p Paint) AsCrop(boxW, boxH, imgW, imgH float64) Paint {
+	if p.Type != PaintImage || p.ScaleMode != "FILL" && p.ScaleMode != "FIT" || boxW <= 0 || boxH <= 0 || imgW <= 0 || imgH <= 0 {
+		return p
+	}
+	// r > 1: the picture is wider than the box (relative to its height).
+	r := (imgW / imgH) / (boxW / boxH)
+	var c Crop
+	switch {
+	case r > 1 && p.ScaleMode == "FILL": // scaled to the box height, the sides overflow
+		c.Left = (1 - 1/r) / 2
+		c.Right = c.Left
+	case r < 1 && p.ScaleMode == "FILL": // scaled to the box width, top and bottom overflow
+		c.Top = (1 - r) / 2
+		c.Bottom = c.Top
+	case r > 1: // FIT, scaled to the box width: bands above and below
+		c.Top = (1 - r) / 2
+		c.Bottom = c.Top
+	case r < 1: // FIT, scaled to the box height: bands left and right
+		c.Left = (1 - 1/r) / 2
+		c.Right = c.Left
+	}
+	p.ScaleMode = "CROP"
+	p.Crop = nil
+	if c != (Crop{}) {
+		p.Crop = &c
+	}
+	return p
 }
 
 // Effect types (Figma REST Effect.type).

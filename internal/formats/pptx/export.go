@@ -449,7 +449,7 @@ func (ex *exporter) newSlide(s *sg.Node, part string) error {
 	}
 	b.WriteString(`>`)
 	if len(visiblePaints(s.Fills)) > 0 {
-		b.WriteString(`<p:bg><p:bgPr>` + w.fillXML(s.Fills) + `<a:effectLst/></p:bgPr></p:bg>`)
+		b.WriteString(`<p:bg><p:bgPr>` + w.fillXML(w.boxFills(s.Fills, s.Size)) + `<a:effectLst/></p:bgPr></p:bg>`)
 	}
 	b.WriteString(`<p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr><a:xfrm><a:off x="0" y="0"/><a:ext cx="0" cy="0"/><a:chOff x="0" y="0"/><a:chExt cx="0" cy="0"/></a:xfrm></p:grpSpPr>`)
 	for _, c := range s.Children {

@@ -65,7 +65,7 @@ func (w *writer) mathXML(n *sg.Node, m emuMap) string {
 	id := w.nextID()
 	head := "<p:nvSpPr>" + w.cNvPrXML(n, id) + `<p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr>` +
 		"<p:spPr>" + xfrmXML("a", n, m, false) + `<a:prstGeom prst="rect"><a:avLst/></a:prstGeom>` +
-		w.fillXML(n.Fills) + w.lineXML(n) + "</p:spPr>" +
+		w.fillXML(w.boxFills(n.Fills, n.Size)) + w.lineXML(n) + "</p:spPr>" +
 		`<p:txBody><a:bodyPr wrap="none" lIns="0" tIns="0" rIns="0" bIns="0" rtlCol="0" anchor="t"><a:noAutofit/></a:bodyPr><a:lstStyle/>`
 	endPara := `<a:endParaRPr lang="en-US" sz="` + strconv.Itoa(props.Size) + `" dirty="0"/></a:p>`
 	var b strings.Builder

@@ -47,7 +47,7 @@ func (ex *exporter) patchSlide(si *slideInfo, s *sg.Node) error {
 		}
 	}
 	if !samePaints(s.Fills, o.Fills) {
-		bg := rawNode(`<p:bg><p:bgPr>` + w.fillXML(s.Fills) + `<a:effectLst/></p:bgPr></p:bg>`)
+		bg := rawNode(`<p:bg><p:bgPr>` + w.fillXML(w.boxFills(s.Fills, s.Size)) + `<a:effectLst/></p:bgPr></p:bg>`)
 		if old := csld.child(nsP, "bg"); old != nil {
 			csld.replaceKid(old, bg)
 		} else {
@@ -290,7 +290,7 @@ func (ex *exporter) patchShape(si *slideInfo, w *writer, info *shapeInfo, n *sg.
 				ex.patchPicture(e, n, w)
 			}
 		} else if !samePaints(n.Fills, o.Fills) {
-			setFill(spPr, w.fillXML(n.Fills), spPrOrder)
+			setFill(spPr, w.fillXML(w.boxFills(n.Fills, n.Size)), spPrOrder)
 		}
 		if !samePaints(n.Strokes, o.Strokes) || n.StrokeWeight != o.StrokeWeight || jsonOf(n.StrokeDashes) != jsonOf(o.StrokeDashes) {
 			ex.setLine(spPr, n, w)
@@ -483,7 +483,7 @@ func (ex *exporter) patchPicture(e *xnode, n *sg.Node, w *writer) {
 		w.warn("picture %s: %v", n.ID, err)
 		return
 	}
-	repl := `<p:blipFill>` + blipXML(rid, *img) + `</p:blipFill>`
+	repl := `<p:blipFill>` + blipXML(rid, w.boxFills([]sg.Paint{*img}, n.Size)[0]) + `</p:blipFill>`
 	if bf.prefix != "p" {
 		repl = strings.ReplaceAll(repl, "p:blipFill", bf.prefix+":blipFill")
 	}

@@ -98,6 +98,31 @@ func validScheme(name string) bool {
 	return false
 }
 
+// boxFills returns ps with every FILL or FIT image paint turned into the
+// CROP that shows it the same way in a box of size (px), using the asset's
+// intrinsic pixel size (sg.Paint.AsCrop): DrawingML has no cover or
+// contain mode, a:stretch alone distorts the picture to the box.
+func (w *writer) boxFills(ps []sg.Paint, size sg.Vector) []sg.Paint {
+	var out []sg.Paint
+	for i, p := range ps {
+		if p.Type != sg.PaintImage || p.ScaleMode != "FILL" && p.ScaleMode != "FIT" {
+			continue
+		}
+		a, ok := w.deck.Assets[p.ImageRef]
+		if !ok || a.Width <= 0 || a.Height <= 0 {
+			continue
+		}
+		if out == nil {
+			out = append([]sg.Paint(nil), ps...)
+		}
+		out[i] = p.AsCrop(size.X, size.Y, float64(a.Width), float64(a.Height))
+	}
+	if out == nil {
+		return ps
+	}
+	return out
+}
+
 // fillXML writes the DrawingML fill for the first visible paint (a:noFill
 // when there is none). Further paints cannot be stacked in OOXML.
 func (w *writer) fillXML(ps []sg.Paint) string {
@@ -391,7 +416,7 @@ func (w *writer) spXML(n *sg.Node, m emuMap) string {
 	if n.Type == sg.TypeLine {
 		b.WriteString("<a:noFill/>")
 	} else {
-		b.WriteString(w.fillXML(n.Fills))
+		b.WriteString(w.fillXML(w.boxFills(n.Fills, n.Size)))
 	}
 	b.WriteString(w.lineXML(n))
 	b.WriteString(effectsXML(w, n))
@@ -539,7 +564,7 @@ func (w *writer) picXML(n *sg.Node, m emuMap) string {
 	}
 	var b strings.Builder
 	b.WriteString("<p:pic><p:nvPicPr>" + w.cNvPrXML(n, id) + `<p:cNvPicPr><a:picLocks noChangeAspect="1"/></p:cNvPicPr><p:nvPr>` + phXML(n.Placeholder) + `</p:nvPr></p:nvPicPr>`)
-	b.WriteString("<p:blipFill>" + blipXML(rid, *img) + "</p:blipFill>")
+	b.WriteString("<p:blipFill>" + blipXML(rid, w.boxFills([]sg.Paint{*img}, n.Size)[0]) + "</p:blipFill>")
 	b.WriteString("<p:spPr>" + xfrmXML("a", n, m, false) + geomXML(&sg.Node{Type: sg.TypeRectangle, Preset: n.Preset, Size: n.Size, CornerRadius: n.CornerRadius}))
 	if len(visiblePaints(n.Strokes)) > 0 {
 		b.WriteString(w.lineXML(n))
