@@ -588,6 +588,14 @@ func (im *importer) slide(part string, index int) (*slideInfo, error) {
 	ctx := &shapeCtx{im: im, si: si, part: part, cc: si.cc, ids: map[string]int{}, slideNo: index + 1}
 	n.Children = ctx.tree(si.spTree, slideMap, id)
 	si.maxID = ctx.maxID
+	// The shape tree's own p:nvGrpSpPr holds an id too (usually 1): new
+	// shapes on a slide without shapes must not reuse it (ECMA-376
+	// §19.3.1.12: cNvPr ids are unique within the slide).
+	if nv := cNvPr(si.spTree); nv != nil {
+		if v, err := strconv.Atoi(nv.av("id")); err == nil && v > si.maxID {
+			si.maxID = v
+		}
+	}
 	if im.inherited {
 		n.Children = append(im.inheritedShapes(si, root, index), n.Children...)
 	}

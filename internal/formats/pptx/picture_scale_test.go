@@ -1,13 +1,16 @@
 package pptx
 
 import (
+	"archive/zip"
 	"bytes"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	sg "github.com/acecanvas/ace/internal/scenegraph"
@@ -124,5 +127,61 @@ func TestFitAndFillPicturesKeepTheirAspect(t *testing.T) {
 		if got := stripe(p.x, p.y); got != p.want {
 			t.Errorf("LibreOffice at %s (%v,%v): stripe %d, want %d", p.name, p.x, p.y, got, p.want)
 		}
+	}
+}
+
+// TestShapesOnAnEmptySlideGetFreshIDs (issue 16 item 11): a slide whose
+// shape tree is empty still has the tree's own cNvPr id (1); a shape
+// added there gets another id, so every cNvPr id of the part is unique.
+func TestShapesOnAnEmptySlideGetFreshIDs(t *testing.T) {
+	parts := zipParts(t, readDeck(t, "table-report.pptx"))
+	slide := parts["ppt/slides/slide1.xml"]
+	empty := regexp.MustCompile(`(?s)(</p:grpSpPr>).*(</p:spTree>)`).ReplaceAll(slide, []byte("$1$2"))
+	if bytes.Equal(empty, slide) {
+		t.Fatal("slide 1 has no shapes to remove")
+	}
+	// PowerPoint numbers the tree itself 1; ACE's generator did not.
+	empty = regexp.MustCompile(`<p:cNvPr id="\d+"`).ReplaceAll(empty, []byte(`<p:cNvPr id="1"`))
+	parts["ppt/slides/slide1.xml"] = empty
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, b := range parts {
+		fw, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fw.Write(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d, blobs, err := Import(buf.Bytes(), "empty-slide.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(d.Slides[0].Children); n != 0 {
+		t.Fatalf("slide 1 still holds %d shapes", n)
+	}
+	ix := sg.NewIndex(d)
+	for i := range 2 {
+		d.Slides[0].Children = append(d.Slides[0].Children, &sg.Node{ID: d.NewID(ix), Type: sg.TypeRectangle, Name: fmt.Sprintf("New %d", i),
+			Transform: sg.Translate(float64(40+200*i), 40), Size: sg.Vector{X: 160, Y: 90}, Fills: []sg.Paint{sg.Solid(sg.MustHex("#3949AB"))}})
+	}
+	out, _, err := ExportDetailed(d, blobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := regexp.MustCompile(`<p:cNvPr id="(\d+)"`).FindAllSubmatch(zipParts(t, out)["ppt/slides/slide1.xml"], -1)
+	if len(ids) != 3 {
+		t.Fatalf("%d cNvPr elements, want the tree's and two shapes'", len(ids))
+	}
+	seen := map[string]bool{}
+	for _, m := range ids {
+		if seen[string(m[1])] {
+			t.Errorf("cNvPr id %s used twice in slide 1", m[1])
+		}
+		seen[string(m[1])] = true
 	}
 }
