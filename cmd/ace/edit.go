@@ -50,6 +50,7 @@ type editFlags struct {
 	maxSteps    int
 	vq          bool
 	noRender    bool
+	renderLimit time.Duration // 0: the renderer's default, 30 s
 	overwrite   bool
 }
 
@@ -112,6 +113,7 @@ nothing without -o. Ctrl-C stops the edit and writes nothing (exit 130).`,
 	cmd.Flags().IntVar(&f.maxSteps, "max-steps", editloop.DefaultMaxSteps, "agent steps per iteration before its result goes to the gate as it stands")
 	cmd.Flags().BoolVar(&f.vq, "vq", false, "also run the visual-quality judge on changed slides (reported only)")
 	cmd.Flags().BoolVar(&f.noRender, "no-render", false, "skip Chromium: no geometry gate, no images for the judge")
+	cmd.Flags().DurationVar(&f.renderLimit, "render-timeout", 30*time.Second, "time limit for rendering one slide; a slide that takes longer fails the edit with a timeout")
 	cmd.Flags().BoolVar(&f.overwrite, "force", false, "replace OUT if it exists")
 	rootCmd.AddCommand(cmd)
 }
@@ -122,6 +124,9 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	}
 	if f.tau < 0 || f.tau > 5 || f.iterations < 1 || f.maxTurns < 1 || f.maxSteps < 0 {
 		return badInput(fmt.Errorf("edit: --tau must be in 0..5, --iterations and --max-turns at least 1, --max-steps not negative"))
+	}
+	if f.renderLimit < 0 {
+		return badInput(fmt.Errorf("edit: --render-timeout %s: want a positive duration such as 30s", f.renderLimit))
 	}
 	cfg, err := llm.ConfigFromEnv()
 	if err != nil {
@@ -205,7 +210,7 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	defer rc.Close()
 	steps := &runner.Steps{Store: st, LLM: client, Cache: rc}
 	if !f.noRender {
-		pool, err := render.NewPool(ctx, render.Options{Memo: cache.NewLRU(0, 0)})
+		pool, err := render.NewPool(ctx, render.Options{Memo: cache.NewLRU(0, 0), Timeout: f.renderLimit})
 		if err != nil {
 			return fmt.Errorf("edit: start Chromium for the geometry gate: %w (set ACE_CHROMIUM, or pass --no-render)", err)
 		}

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/acecanvas/ace/internal/deckgen"
 	"github.com/acecanvas/ace/internal/editloop"
@@ -110,4 +111,49 @@ steps:
 		}
 	}
 	t.Logf("%d refused slides pictured and outlined; report %d bytes", len(blocked), len(pageHTML))
+}
+
+// A render that runs out of time fails the edit as a render timeout, with
+// the slide and the limit named: not gate_blocked, which would say the edit
+// was refused for its geometry (issue 16 item 13). The record keeps the
+// outcome and reason, and nothing is written.
+func TestARenderTimeoutIsReportedAsSuch(t *testing.T) {
+	for _, k := range []string{"ACE_AGENT_MODEL", "ACE_JUDGE_MODEL", "ACE_ROUTER_MODEL", "OPENAI_BASE_URL"} {
+		t.Setenv(k, "")
+	}
+	dir := t.TempDir()
+	d, _ := deckgen.Generate(deckgen.Options{Slides: 4, Seed: 1})
+	b, err := scenegraph.Encode(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, rcp, out := filepath.Join(dir, "deck.json"), filepath.Join(dir, "nudge.yaml"), filepath.Join(dir, "out.json")
+	os.WriteFile(in, b, 0o644)
+	os.WriteFile(rcp, []byte(`name: titles nudged
+steps:
+  - for_each: {role: title}
+    tool: move_node
+    args: {nodeId: "${match.id}", x: 60, y: 30}
+`), 0o644)
+	recPath := filepath.Join(dir, "run.json")
+	var stdout bytes.Buffer
+	err = runEdit(context.Background(), &stdout, &stdout, in, editFlags{recipePath: rcp, out: out,
+		recordPath: recPath, tau: 4, iterations: 3, maxTurns: 35, renderLimit: time.Nanosecond})
+	if exitCode(err) != policy.ExitFailure {
+		t.Fatalf("want exit 1 (failed), got %v\n%s", err, stdout.String())
+	}
+	var rec editloop.Record
+	rb, _ := os.ReadFile(recPath)
+	if err := json.Unmarshal(rb, &rec); err != nil {
+		t.Fatalf("record: %v", err)
+	}
+	if rec.Outcome != policy.Failed || !strings.Contains(rec.Reason, "timed out after 1ns") || !regexp.MustCompile(`slide \d+`).MatchString(rec.Reason) {
+		t.Errorf("outcome %s, reason %q: want failed, naming the slide and the render time limit", rec.Outcome, rec.Reason)
+	}
+	if strings.Contains(stdout.String(), "gate_blocked") || strings.Contains(stdout.String(), "geometry violations") {
+		t.Errorf("a timeout reported as a gate block:\n%s", stdout.String())
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("an output was written after the render failed (%v)", err)
+	}
 }

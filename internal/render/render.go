@@ -9,8 +9,9 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/acecanvas/ace/internal/scenegraph"
 )
@@ -146,22 +147,21 @@ func (p *Pool) Render(ctx context.Context, d *scenegraph.Deck, assets scenegraph
 		scale = 0
 	}
 	out := &Result{Slides: make([]SlideResult, len(idx))}
-	errs := make([]error, len(idx))
-	var wg sync.WaitGroup
+	// The first slide that fails (a timeout, a broken browser) fails the
+	// render: the others are canceled rather than each waiting out its
+	// own time limit, and the error is that slide's.
+	g, gctx := errgroup.WithContext(ctx)
 	for k, i := range idx {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sr, err := p.renderSlide(ctx, d, assets, i, scale)
+		g.Go(func() error {
+			sr, err := p.renderSlide(gctx, d, assets, i, scale)
 			if err != nil {
-				errs[k] = err
-				return
+				return err
 			}
 			out.Slides[k] = *sr
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := g.Wait(); err != nil {
 		return nil, err
 	}
 	for _, s := range out.Slides {
