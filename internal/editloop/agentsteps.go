@@ -81,7 +81,7 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 			return cur, fmt.Errorf("agent turn %d: %w", it.Turns+1, err)
 		}
 		if session == "" {
-			it.Mode, it.ContextBytes = t.Mode, t.ContextBytes
+			it.Mode, it.ContextBytes, it.ContextNote = t.Mode, t.ContextBytes, t.ContextNote
 		}
 		session, results, note = t.SessionRef, nil, ""
 		it.Turns++

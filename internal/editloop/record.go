@@ -85,7 +85,10 @@ type IterationRecord struct {
 
 	Mode         string `json:"mode,omitempty"`
 	ContextBytes int    `json:"contextBytes,omitempty"`
-	Turns        int    `json:"turns"`
+	// ContextNote says why Mode is lower than the route's: the routed
+	// context was over its token budget (route.Bounded).
+	ContextNote string `json:"contextNote,omitempty"`
+	Turns       int    `json:"turns"`
 	// ActStopped says how the agent's step loop ended: "submitted" (the
 	// gate passed), "step_budget" (the iteration's steps ran out first),
 	// "turn_cap" (the edit's agent turns ran out), "recipe" (a compiled

@@ -141,11 +141,14 @@ type TurnOutput struct {
 	SessionRef string      `json:"sessionRef"`
 	Round      agent.Round `json:"round"`
 	LLM        []llm.Call  `json:"llm,omitempty"`
-	// First turn only: the context mode, the routed context's size and
-	// whether it came from the route cache.
+	// First turn only: the context mode (lower than the route's when the
+	// context was over its token budget, route.Bounded), the routed
+	// context's size, whether it came from the route cache, and the note
+	// the model was given when the context degraded.
 	Mode          string `json:"mode,omitempty"`
 	ContextBytes  int    `json:"contextBytes,omitempty"`
 	ContextCached bool   `json:"contextCached,omitempty"`
+	ContextNote   string `json:"contextNote,omitempty"`
 }
 
 // RoundInput applies a turn's deck calls to the working copy DeckRef,

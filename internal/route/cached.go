@@ -47,24 +47,42 @@ func RouteCached(ctx context.Context, c cache.Cache, snapshot, instruction strin
 	return dec, false
 }
 
-// ContextCached is Context behind the cache, keyed by (snapshot, mode and
-// targets, SerializerVersion). It reports whether the text came from the
-// cache. c may be nil.
-func ContextCached(ctx context.Context, c cache.Cache, snapshot string, d *scenegraph.Deck, dec Decision) (string, bool, error) {
+// Routed is a routed context as the agent receives it: the text, the
+// decision it serializes (Mode may be lower than the route's when the
+// context was over budget) and the note saying so ("" when not).
+type Routed struct {
+	Text string   `json:"text"`
+	Used Decision `json:"used"`
+	Note string   `json:"note,omitempty"`
+}
+
+// ContextCached is Bounded behind the cache, keyed by (snapshot, mode and
+// targets, budget, SerializerVersion). It reports whether the context came
+// from the cache. c may be nil; budget <= 0 means DefaultContextBudget.
+func ContextCached(ctx context.Context, c cache.Cache, snapshot string, d *scenegraph.Deck, dec Decision, budget int) (Routed, bool, error) {
+	build := func() (Routed, error) {
+		text, used, note, err := Bounded(d, dec, budget)
+		return Routed{Text: text, Used: used, Note: note}, err
+	}
 	if c == nil || d == nil {
-		s, err := Context(d, dec)
-		return s, false, err
+		r, err := build()
+		return r, false, err
 	}
-	key := cache.Key("ctx:"+string(dec.Mode), snapshotOf(snapshot, d), fmt.Sprint(dec.TargetSlides), SerializerVersion)
+	key := cache.Key("ctx:"+string(dec.Mode), snapshotOf(snapshot, d), fmt.Sprint(dec.TargetSlides, budget), SerializerVersion)
 	if raw, ok := c.Get(ctx, key); ok {
-		return string(raw), true, nil
+		var r Routed
+		if json.Unmarshal(raw, &r) == nil && r.Used.Mode != "" {
+			return r, true, nil
+		}
 	}
-	s, err := Context(d, dec)
+	r, err := build()
 	if err != nil {
-		return "", false, err
+		return Routed{}, false, err
 	}
-	c.Set(ctx, key, []byte(s), cache.DefaultTTL)
-	return s, false, nil
+	if raw, err := json.Marshal(r); err == nil {
+		c.Set(ctx, key, raw, cache.DefaultTTL)
+	}
+	return r, false, nil
 }
 
 func snapshotOf(snapshot string, d *scenegraph.Deck) string {

@@ -49,18 +49,21 @@ func TestContextCached(t *testing.T) {
 	c := cache.NewLRU(0, 0)
 	d := pitchDeck(5)
 	dec := Decision{Mode: Micro, TargetSlides: []int{2}}
-	a, hit, err := ContextCached(ctx, c, "snap1", d, dec)
+	a, hit, err := ContextCached(ctx, c, "snap1", d, dec, 0)
 	if err != nil || hit {
 		t.Fatal(err, hit)
 	}
-	b, hit, _ := ContextCached(ctx, c, "snap1", d, dec)
-	if !hit || a != b {
+	b, hit, _ := ContextCached(ctx, c, "snap1", d, dec, 0)
+	if !hit || a.Text != b.Text || b.Used.Mode != Micro || b.Note != "" {
 		t.Fatal("second context not served from cache")
 	}
-	if _, hit, _ := ContextCached(ctx, c, "snap1", d, Decision{Mode: Micro, TargetSlides: []int{3}}); hit {
+	if _, hit, _ := ContextCached(ctx, c, "snap1", d, Decision{Mode: Micro, TargetSlides: []int{3}}, 0); hit {
 		t.Fatal("other targets must miss")
 	}
-	if _, _, err := ContextCached(ctx, c, "snap1", d, Decision{Mode: Micro}); err == nil {
+	if _, hit, _ := ContextCached(ctx, c, "snap1", d, dec, 5000); hit {
+		t.Fatal("another budget must miss")
+	}
+	if _, _, err := ContextCached(ctx, c, "snap1", d, Decision{Mode: Micro}, 0); err == nil {
 		t.Fatal("invalid decision must error")
 	}
 }

@@ -554,3 +554,75 @@ func TestALaterFailureKeepsTheBestEarlierIteration(t *testing.T) {
 		t.Fatalf("final %q", got)
 	}
 }
+
+// TestAnOverBudgetContextDegrades (issue 17 item 9): the router asks for
+// FULL on career-tips (37 slides, about 100k o200k tokens of context); the
+// agent's first request carries the MACRO skeleton within the default
+// 32,000-token budget instead, with the MACRO system prefix and a note
+// saying what happened, and the record keeps the mode it really got.
+func TestAnOverBudgetContextDegrades(t *testing.T) {
+	t.Setenv(route.ContextBudgetEnv, "")
+	d, blobs, err := deckio.Load(filepath.Join(shareddecks.PPTXDir(t), "career-tips.pptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var target string
+	d.Slides[1].Walk(func(n, _ *scenegraph.Node, _ int) bool {
+		if target == "" && n.Characters != "" {
+			target = n.ID
+		}
+		return target == ""
+	})
+	sc, err := llmtest.ParseScript([]byte(`
+steps:
+  - model: judge-m
+    forever: true
+    when_last: "CHECKS (group"
+    pass_checks: true
+  - model: router-m
+    text: '{"mode": "FULL", "target_slides": [], "reason": "every slide"}'
+  - model: agent-m
+    tool_calls: [{name: set_text_content, arguments: {nodeId: "`+target+`", text: "Careers, simply"}}]
+  - model: agent-m
+    tool_calls: [{name: submit}]
+  - model: judge-m
+    text: '{"instruction_following_score": 4, "instruction_following_reason": "Done."}'
+`), "over-budget.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer(t, sc)
+	cfg := srv.Config("agent-m", "judge-m")
+	cfg.RouterModel = "router-m"
+	c, _ := llm.New(cfg)
+	st := store.NewMemory()
+	ctx := context.Background()
+	if err := store.PutBlobs(ctx, st, blobs); err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := store.PutDeck(ctx, st, d)
+	rec, err := runner.Run(ctx, &runner.Steps{Store: st, LLM: c}, editloop.Request{DeckRef: ref, Instruction: "Retitle slide 2 to 'Careers, simply'."})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, dump(rec))
+	}
+	it := rec.Iterations[0]
+	if it.Mode != string(route.Macro) || !strings.Contains(it.ContextNote, "FULL context") || !strings.Contains(it.ContextNote, "32000-token budget") {
+		t.Fatalf("record: mode %s, note %q", it.Mode, it.ContextNote)
+	}
+	req := srv.RequestsFor("agent-m")[0].Chat
+	if req.Messages[0].Content != agent.Prefix(agent.ModeMacro) {
+		t.Error("the system message is not MACRO's prefix")
+	}
+	user := req.Messages[1].Content
+	if !strings.Contains(user, it.ContextNote) || !strings.Contains(user, target) {
+		t.Error("the first request lacks the note or the target node")
+	}
+	n, err := route.CountTokens(user, route.O200K)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n > route.DefaultContextBudget+2000 {
+		t.Errorf("first user message %d tokens, budget %d", n, route.DefaultContextBudget)
+	}
+	t.Logf("career-tips FULL -> %s: first user message %d tokens", it.Mode, n)
+}

@@ -47,6 +47,9 @@ type Steps struct {
 	Toolbox agent.Toolbox
 	// MaxTokens per agent completion (0 = agent.DefaultMaxTokens).
 	MaxTokens int
+	// ContextBudget bounds the routed context in o200k tokens
+	// (route.Bounded; 0 = ACE_CONTEXT_BUDGET, else 32,000).
+	ContextBudget int
 	// Beat, when set, is told how many slides RenderSlides has rendered so
 	// far (the render activity heartbeats with it).
 	Beat func(ctx context.Context, slides int)
@@ -237,12 +240,22 @@ func (s *Steps) AgentTurn(ctx context.Context, in editloop.TurnInput) (editloop.
 		if err != nil {
 			return out, err
 		}
-		text, hit, err := route.ContextCached(ctx, s.Cache, in.DeckRef, d, in.Route)
+		budget := s.ContextBudget
+		if budget <= 0 {
+			if budget, err = route.ContextBudgetFromEnv(); err != nil {
+				return out, err
+			}
+		}
+		rc, hit, err := route.ContextCached(ctx, s.Cache, in.DeckRef, d, in.Route, budget)
 		if err != nil {
 			return out, fmt.Errorf("routed context (%s): %w", in.Route.Mode, err)
 		}
-		out.Mode, out.ContextBytes, out.ContextCached = string(in.Route.Mode), len(text), hit
-		ses = agent.NewSession(agent.Input{Deck: d, Mode: string(in.Route.Mode), Context: text,
+		text := rc.Text
+		if rc.Note != "" {
+			text = rc.Note + "\n" + text
+		}
+		out.Mode, out.ContextBytes, out.ContextCached, out.ContextNote = string(rc.Used.Mode), len(text), hit, rc.Note
+		ses = agent.NewSession(agent.Input{Deck: d, Mode: string(rc.Used.Mode), Context: text,
 			Instruction: in.Instruction, Feedback: in.Feedback})
 	} else {
 		data, err := s.Store.Get(ctx, in.SessionRef)
