@@ -50,6 +50,7 @@ func (a *Activities) ApplyRound(ctx context.Context, in editloop.RoundInput) (ed
 // Observe runs runner.Steps.Observe (the step observation and the submit
 // gate).
 func (a *Activities) Observe(ctx context.Context, in editloop.ObserveInput) (observe.Observation, error) {
+	defer keepAlive(ctx)()
 	t0 := time.Now()
 	out, err := a.Steps.Observe(ctx, in)
 	if err == nil {
@@ -75,6 +76,11 @@ func (a *Activities) Diff(ctx context.Context, in editloop.DiffInput) (editloop.
 // over: renders are pure), and the gate. Without a renderer the gate is
 // recorded as not evaluated.
 func (a *Activities) Render(ctx context.Context, in editloop.RenderInput) (editloop.RenderOutput, error) {
+	// Chunks beat as they finish, but one chunk may take longer than the
+	// 20 s HeartbeatTimeout on a loaded machine (a slide may take up to
+	// its 30 s render limit): the liveness beat keeps a working render
+	// from being timed out and retried.
+	defer keepAlive(ctx)()
 	t0 := time.Now()
 	out, err := a.Steps.Render(ctx, in)
 	if err == nil && !out.NotRendered {

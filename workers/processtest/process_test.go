@@ -367,13 +367,18 @@ func TestRenderWorkerDrainsOnSIGTERM(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 	hist := conn.Temporal.GetWorkflowHistory(ctx, id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	scheduled := map[int64]string{}
 	for hist.HasNext() {
 		ev, err := hist.Next()
 		if err != nil {
 			t.Fatal(err)
 		}
+		if a := ev.GetActivityTaskScheduledEventAttributes(); a != nil {
+			scheduled[ev.GetEventId()] = a.GetActivityType().GetName()
+		}
 		if a := ev.GetActivityTaskStartedEventAttributes(); a != nil && a.Attempt > 1 {
-			t.Errorf("an activity needed attempt %d: the drain abandoned it", a.Attempt)
+			t.Errorf("activity %s needed attempt %d (last failure: %v): the drain abandoned it",
+				scheduled[a.GetScheduledEventId()], a.Attempt, a.GetLastFailure())
 		}
 	}
 }
