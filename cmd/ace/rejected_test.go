@@ -29,27 +29,15 @@ import (
 // by content hash), with the violations outlined and labelled by kind,
 // and each picture differs from the original slide's render.
 func TestABlockedEditsReportShowsTheRefusedAttempt(t *testing.T) {
-	for _, k := range []string{"ACE_AGENT_MODEL", "ACE_JUDGE_MODEL", "ACE_ROUTER_MODEL", "OPENAI_BASE_URL"} {
-		t.Setenv(k, "")
-	}
-	dir := t.TempDir()
-	d, _ := deckgen.Generate(deckgen.Options{Slides: 4, Seed: 1})
-	b, err := scenegraph.Encode(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := filepath.Join(dir, "deck.json")
-	rcp := filepath.Join(dir, "off-slide.yaml")
-	os.WriteFile(in, b, 0o644)
-	os.WriteFile(rcp, []byte(`name: titles pushed off the slide
+	dir, in, rcp, d := recipeOnGeneratedDeck(t, `name: titles pushed off the slide
 steps:
   - for_each: {role: title}
     tool: move_node
     args: {nodeId: "${match.id}", x: 1200, y: 40}
-`), 0o644)
+`)
 	recPath, page := filepath.Join(dir, "run.json"), filepath.Join(dir, "report.html")
 	var stdout bytes.Buffer
-	err = runEdit(context.Background(), &stdout, &stdout, in, editFlags{recipePath: rcp, out: filepath.Join(dir, "out.json"),
+	err := runEdit(context.Background(), &stdout, &stdout, in, editFlags{recipePath: rcp, out: filepath.Join(dir, "out.json"),
 		recordPath: recPath, reportPath: page, tau: 4, iterations: 3, maxTurns: 35})
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != policy.ExitNotMet {
@@ -118,26 +106,15 @@ steps:
 // was refused for its geometry (issue 16 item 13). The record keeps the
 // outcome and reason, and nothing is written.
 func TestARenderTimeoutIsReportedAsSuch(t *testing.T) {
-	for _, k := range []string{"ACE_AGENT_MODEL", "ACE_JUDGE_MODEL", "ACE_ROUTER_MODEL", "OPENAI_BASE_URL"} {
-		t.Setenv(k, "")
-	}
-	dir := t.TempDir()
-	d, _ := deckgen.Generate(deckgen.Options{Slides: 4, Seed: 1})
-	b, err := scenegraph.Encode(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, rcp, out := filepath.Join(dir, "deck.json"), filepath.Join(dir, "nudge.yaml"), filepath.Join(dir, "out.json")
-	os.WriteFile(in, b, 0o644)
-	os.WriteFile(rcp, []byte(`name: titles nudged
+	dir, in, rcp, _ := recipeOnGeneratedDeck(t, `name: titles nudged
 steps:
   - for_each: {role: title}
     tool: move_node
     args: {nodeId: "${match.id}", x: 60, y: 30}
-`), 0o644)
-	recPath := filepath.Join(dir, "run.json")
+`)
+	out, recPath := filepath.Join(dir, "out.json"), filepath.Join(dir, "run.json")
 	var stdout bytes.Buffer
-	err = runEdit(context.Background(), &stdout, &stdout, in, editFlags{recipePath: rcp, out: out,
+	err := runEdit(context.Background(), &stdout, &stdout, in, editFlags{recipePath: rcp, out: out,
 		recordPath: recPath, tau: 4, iterations: 3, maxTurns: 35, renderLimit: time.Nanosecond})
 	if exitCode(err) != policy.ExitFailure {
 		t.Fatalf("want exit 1 (failed), got %v\n%s", err, stdout.String())
@@ -156,4 +133,28 @@ steps:
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("an output was written after the render failed (%v)", err)
 	}
+}
+
+// recipeOnGeneratedDeck writes a generated 4-slide deck d (deck.json) and
+// the recipe (recipe.yaml) to a temporary folder and clears the model
+// settings, so the edit runs the recipe alone.
+func recipeOnGeneratedDeck(t *testing.T, recipe string) (dir, deck, recipePath string, d *scenegraph.Deck) {
+	t.Helper()
+	for _, k := range []string{"ACE_AGENT_MODEL", "ACE_JUDGE_MODEL", "ACE_ROUTER_MODEL", "OPENAI_BASE_URL"} {
+		t.Setenv(k, "")
+	}
+	dir = t.TempDir()
+	d, _ = deckgen.Generate(deckgen.Options{Slides: 4, Seed: 1})
+	b, err := scenegraph.Encode(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deck, recipePath = filepath.Join(dir, "deck.json"), filepath.Join(dir, "recipe.yaml")
+	if err := os.WriteFile(deck, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(recipePath, []byte(recipe), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, deck, recipePath, d
 }

@@ -430,7 +430,7 @@ func TestNaturalLanguageEditOnARealDeck(t *testing.T) {
 	if target == "" {
 		t.Fatal("slide 2 has no text")
 	}
-	sc, err := llmtest.ParseScript([]byte(`
+	srv, st, ref := realDeckScript(t, d, blobs, `
 steps:
   - model: judge-m
     forever: true
@@ -444,21 +444,9 @@ steps:
     tool_calls: [{name: submit}]
   - model: judge-m
     text: '{"instruction_following_score": 4, "instruction_following_reason": "Retitled as asked."}'
-`), "real-deck.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := llmtest.NewServer(t, sc)
-	cfg := srv.Config("agent-m", "judge-m")
-	cfg.RouterModel = "router-m"
-	c, _ := llm.New(cfg)
-	st := store.NewMemory()
+`)
 	ctx := context.Background()
-	if err := store.PutBlobs(ctx, st, blobs); err != nil {
-		t.Fatal(err)
-	}
-	ref, _ := store.PutDeck(ctx, st, d)
-	steps := &runner.Steps{Store: st, LLM: c, Renderer: pool}
+	steps := &runner.Steps{Store: st, LLM: srv.client, Renderer: pool}
 	rec, err := runner.Run(ctx, steps, editloop.Request{DeckRef: ref, Instruction: "Retitle slide 2 to 'Agents, simply'."})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, dump(rec))
@@ -573,7 +561,7 @@ func TestAnOverBudgetContextDegrades(t *testing.T) {
 		}
 		return target == ""
 	})
-	sc, err := llmtest.ParseScript([]byte(`
+	srv, st, ref := realDeckScript(t, d, blobs, `
 steps:
   - model: judge-m
     forever: true
@@ -587,21 +575,9 @@ steps:
     tool_calls: [{name: submit}]
   - model: judge-m
     text: '{"instruction_following_score": 4, "instruction_following_reason": "Done."}'
-`), "over-budget.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := llmtest.NewServer(t, sc)
-	cfg := srv.Config("agent-m", "judge-m")
-	cfg.RouterModel = "router-m"
-	c, _ := llm.New(cfg)
-	st := store.NewMemory()
+`)
 	ctx := context.Background()
-	if err := store.PutBlobs(ctx, st, blobs); err != nil {
-		t.Fatal(err)
-	}
-	ref, _ := store.PutDeck(ctx, st, d)
-	rec, err := runner.Run(ctx, &runner.Steps{Store: st, LLM: c}, editloop.Request{DeckRef: ref, Instruction: "Retitle slide 2 to 'Careers, simply'."})
+	rec, err := runner.Run(ctx, &runner.Steps{Store: st, LLM: srv.client}, editloop.Request{DeckRef: ref, Instruction: "Retitle slide 2 to 'Careers, simply'."})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, dump(rec))
 	}
@@ -625,4 +601,39 @@ steps:
 		t.Errorf("first user message %d tokens, budget %d", n, route.DefaultContextBudget)
 	}
 	t.Logf("career-tips FULL -> %s: first user message %d tokens", it.Mode, n)
+}
+
+// scriptedServer is a scripted model server and a client of it with the
+// models agent-m, judge-m and router-m.
+type scriptedServer struct {
+	*llmtest.Server
+	client *llm.Client
+}
+
+// realDeckScript serves script (YAML steps) to a client for the models
+// agent-m, judge-m and router-m, and puts d and its pictures in a memory
+// store, returning the server, the store and d's ref.
+func realDeckScript(t *testing.T, d *scenegraph.Deck, blobs scenegraph.Blobs, script string) (scriptedServer, store.Store, string) {
+	t.Helper()
+	sc, err := llmtest.ParseScript([]byte(script), t.Name()+".yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.NewServer(t, sc)
+	cfg := srv.Config("agent-m", "judge-m")
+	cfg.RouterModel = "router-m"
+	c, err := llm.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := store.NewMemory()
+	ctx := context.Background()
+	if err := store.PutBlobs(ctx, st, blobs); err != nil {
+		t.Fatal(err)
+	}
+	ref, err := store.PutDeck(ctx, st, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return scriptedServer{srv, c}, st, ref
 }

@@ -4,11 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
-	"image/png"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
@@ -137,30 +133,7 @@ func TestColourTransformsMatchLibreOffice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "colours.pptx"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	lo, err := exec.LookPath("soffice")
-	if err != nil {
-		t.Skip("LibreOffice not installed")
-	}
-	cmd := exec.Command(lo, "-env:UserInstallation=file://"+filepath.Join(dir, "profile"), "--headless", "--convert-to", "pdf", "--outdir", dir, filepath.Join(dir, "colours.pptx"))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("libreoffice: %v\n%s", err, out)
-	}
-	if out, err := exec.Command("pdftoppm", "-r", "24", "-png", "-singlefile", filepath.Join(dir, "colours.pdf"), filepath.Join(dir, "colours")).CombinedOutput(); err != nil {
-		t.Fatalf("pdftoppm: %v\n%s", err, out)
-	}
-	f, err := os.Open(filepath.Join(dir, "colours.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := libreOfficeFirstSlide(t, data, 24)
 	s := d.Slides[0]
 	b := img.Bounds()
 	sx, sy := float64(b.Dx())/d.Width, float64(b.Dy())/d.Height

@@ -2,6 +2,8 @@ package pptx
 
 import (
 	"bytes"
+	"image"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,4 +80,38 @@ func convertToPDF(t *testing.T, files map[string][]byte) map[string]int {
 		pages[name] = len(pdfPage.FindAll(b, -1))
 	}
 	return pages
+}
+
+// libreOfficeFirstSlide converts the .pptx data with LibreOffice and
+// rasterises its first page with pdftoppm at dpi (96 makes one pixel one
+// px: a PDF point is 1/72 in). It skips the test when LibreOffice is not
+// installed.
+func libreOfficeFirstSlide(t *testing.T, data []byte, dpi int) image.Image {
+	t.Helper()
+	lo, err := exec.LookPath("soffice")
+	if err != nil {
+		t.Skip("LibreOffice not installed")
+	}
+	dir := t.TempDir()
+	deck := filepath.Join(dir, "deck.pptx")
+	if err := os.WriteFile(deck, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(lo, "-env:UserInstallation=file://"+filepath.Join(dir, "profile"), "--headless", "--convert-to", "pdf", "--outdir", dir, deck)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("libreoffice: %v\n%s", err, out)
+	}
+	if out, err := exec.Command("pdftoppm", "-r", strconv.Itoa(dpi), "-png", "-singlefile", filepath.Join(dir, "deck.pdf"), filepath.Join(dir, "deck")).CombinedOutput(); err != nil {
+		t.Fatalf("pdftoppm: %v\n%s", err, out)
+	}
+	f, err := os.Open(filepath.Join(dir, "deck.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
 }

@@ -7,9 +7,6 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"testing"
 
@@ -77,31 +74,7 @@ func TestFitAndFillPicturesKeepTheirAspect(t *testing.T) {
 		}
 	}
 
-	lo, err := exec.LookPath("soffice")
-	if err != nil {
-		t.Skip("LibreOffice not installed")
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "pictures.pptx"), out, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(lo, "-env:UserInstallation=file://"+filepath.Join(dir, "profile"), "--headless", "--convert-to", "pdf", "--outdir", dir, filepath.Join(dir, "pictures.pptx"))
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("libreoffice: %v\n%s", err, b)
-	}
-	// A PDF point is 1/72 in and a px 1/96 in: at 96 dpi one pixel is one px.
-	if b, err := exec.Command("pdftoppm", "-r", "96", "-f", "1", "-l", "1", "-png", "-singlefile", filepath.Join(dir, "pictures.pdf"), filepath.Join(dir, "pictures")).CombinedOutput(); err != nil {
-		t.Fatalf("pdftoppm: %v\n%s", err, b)
-	}
-	f, err := os.Open(filepath.Join(dir, "pictures.png"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	img := libreOfficeFirstSlide(t, out, 96)
 	stripe := func(x, y float64) int {
 		r, g, b, _ := img.At(int(x), int(y)).RGBA()
 		for i, s := range stripes {
