@@ -20,6 +20,7 @@ import (
 	"github.com/acecanvas/ace/internal/deckio"
 	"github.com/acecanvas/ace/internal/diff"
 	"github.com/acecanvas/ace/internal/editloop"
+	"github.com/acecanvas/ace/internal/fonts"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/outfile"
 	"github.com/acecanvas/ace/internal/policy"
@@ -470,6 +471,7 @@ func writeEditReport(ctx context.Context, path, deckPath, outPath string, origin
 			CompletionTokens: rec.Usage.CompletionTokens, CostUSD: rec.Usage.CostUSD},
 		Timings:  []report.Timing{{Step: "route", Duration: time.Duration(rec.Route.DurationMS) * time.Millisecond}},
 		Warnings: append([]string(nil), rec.Warnings...),
+		Fonts:    fonts.Used(final),
 	}
 	if rec.Final != rec.Origin {
 		e.Output = outPath

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/acecanvas/ace/internal/diff"
+	"github.com/acecanvas/ace/internal/fonts"
 	"github.com/acecanvas/ace/internal/outfile"
 	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/render"
@@ -71,6 +72,7 @@ func FromResult(ctx context.Context, s store.Store, pool *render.Pool, r *acev1.
 	if err != nil {
 		return e, err
 	}
+	e.Fonts = fonts.Used(final)
 	d := diff.Compute(origin, final)
 	e.DiffText, e.DiffEntries, e.Similarity = d.Text(origin), d.Distinct, d.Score
 	if e.Rejected, err = rejectedOf(ctx, s, r, origin.Width, origin.Height); err != nil {

@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/acecanvas/ace/internal/fonts"
 	"github.com/acecanvas/ace/internal/policy"
 )
 
@@ -43,9 +44,12 @@ type Edit struct {
 	Rejected []Rejected
 	Reverted []Reverted
 	Warnings []string
-	Usage    Usage
-	Timings  []Timing // per step, in order
-	Started  time.Time
+	// Fonts are the faces the final deck's text names, as this machine
+	// draws them (fonts.Used): installed, or substituted and by what.
+	Fonts   []fonts.Face
+	Usage   Usage
+	Timings []Timing // per step, in order
+	Started time.Time
 	// Timeline is the agent's steps, waivers and issue ledger (nil for an
 	// edit without steps or issues).
 	Timeline *Timeline

@@ -3,9 +3,9 @@ package report
 import (
 	"bytes"
 	"context"
-	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,9 +13,15 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/acecanvas/ace/internal/deckgen"
+	"github.com/acecanvas/ace/internal/deckio"
 	"github.com/acecanvas/ace/internal/diff"
+	"github.com/acecanvas/ace/internal/fonts"
 	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/render"
+	"github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/shareddecks"
+	"github.com/acecanvas/ace/internal/store"
+	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 )
 
 // TestEditPageInARealBrowser builds the page of a real edit (a retitled
@@ -177,5 +183,78 @@ func TestSelectedIsTheIterationNumber(t *testing.T) {
 	res.Selected = 0
 	if e, _ = FromResult(context.Background(), nil, nil, res, "shorten titles", nil, "out/a.pptx"); e.Iterations[0].Selected || e.Iterations[1].Selected {
 		t.Fatal("Selected 0 (the origin stands) marked an iteration as kept")
+	}
+}
+
+// TestFontsSectionOnARealDeck: the page of an edit of table-report (a real
+// deck naming Arial, Open Sans and Alice, none installed here) lists every
+// face its text names with how this machine drew it, as `ace convert
+// --report` and `ace render` say it (issue 16 item 10).
+func TestFontsSectionOnARealDeck(t *testing.T) {
+	ctx := context.Background()
+	origin, blobs, err := deckio.Load(shareddecks.PPTXFile(t, "table-report.pptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	final := origin.Clone()
+	var title *scenegraph.Node
+	final.Slides[0].Walk(func(n, _ *scenegraph.Node, _ int) bool {
+		if title == nil && n.Type == scenegraph.TypeText && n.Characters != "" {
+			title = n
+		}
+		return title == nil
+	})
+	title.Characters = "Quarterly report, revised"
+	title.CharacterStyleOverrides, title.StyleOverrideTable = nil, nil
+	st := store.NewMemory()
+	if err := store.PutBlobs(ctx, st, blobs); err != nil {
+		t.Fatal(err)
+	}
+	o, err := store.PutDeck(ctx, st, origin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := store.PutDeck(ctx, st, final)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool, err := render.NewPool(ctx, render.Options{Size: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	e, err := FromResult(ctx, st, pool, &acev1.EditResult{DeckName: "table-report.pptx", Outcome: "succeeded", OriginSnapshot: o, FinalSnapshot: f}, "retitle", nil, "out/table-report.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fonts.Used(final)
+	if len(e.Fonts) != len(want) || len(want) < 3 {
+		t.Fatalf("page fonts %+v, want the %d faces fonts.Used finds", e.Fonts, len(want))
+	}
+	var page bytes.Buffer
+	if err := WriteEdit(&page, e); err != nil {
+		t.Fatal(err)
+	}
+	html := page.String()
+	i := strings.Index(html, "<h2>Fonts</h2>")
+	if i < 0 {
+		t.Fatal("the page has no Fonts section")
+	}
+	sec := html[i:]
+	sec = sec[:strings.Index(sec, "</section>")]
+	for _, face := range want {
+		row := "<td>" + face.Family + "</td><td>" + strconv.Itoa(face.Runs) + "</td>"
+		if !strings.Contains(sec, row) {
+			t.Errorf("Fonts section lacks the row of %q (%d runs):\n%s", face.Family, face.Runs, sec)
+			continue
+		}
+		rest := sec[strings.Index(sec, row):]
+		rest = rest[:strings.Index(rest, "</tr>")]
+		switch {
+		case face.Installed && !strings.Contains(rest, "installed"):
+			t.Errorf("%s is installed but its row says %s", face.Family, rest)
+		case !face.Installed && face.DrawnAs != "" && !strings.Contains(rest, "substituted</span> "+face.DrawnAs):
+			t.Errorf("%s is drawn as %s but its row says %s", face.Family, face.DrawnAs, rest)
+		}
 	}
 }
