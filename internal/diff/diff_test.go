@@ -356,8 +356,8 @@ func TestTextTreeMirrorsHierarchyAndAppendsSnapshot(t *testing.T) {
 		"  FRAME \"Card\" [card] «Revenue grew 12% in Q3»",
 		"    ~ MODIFIED TEXT \"Caption\" [cardText]: fontSize: 24 -> 30",
 		"Original deck (D0) snapshot: 2 slide(s)",
-		"TEXT \"Body\": \"One Two Three\" [Inter 24px #222222]",
-		"RECTANGLE \"Accent\" at (120,320 100x50) fill #1F4E79",
+		"TEXT \"Body\" [b2]: \"One Two Three\" [Inter 24px #222222]",
+		"RECTANGLE \"Accent\" [cardBg] at (120,320 100x50) fill #1F4E79",
 	} {
 		if !strings.Contains(out, s) {
 			t.Errorf("text lacks %q:\n%s", s, out)

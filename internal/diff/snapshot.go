@@ -34,36 +34,138 @@ func Snapshot(d *scenegraph.Deck, budget int) string {
 	return b.String()
 }
 
-// snapshotSlide is one slide of the snapshot: its header line and at
-// most 40 node lines.
+// Snapshot line bounds per slide: at most snapshotLines node lines, of
+// which the key ones (text, tables, charts, pictures, formulas) may take
+// up to snapshotKeyLines when a slide has more, so decorative shapes
+// (an icon's dozens of vector paths) never push a slide's text out.
+const (
+	snapshotLines    = 40
+	snapshotKeyLines = 60
+	// snapshotNotes bounds a slide's speaker notes in runes.
+	snapshotNotes = 300
+)
+
+// snapLine is one node line of a slide's snapshot.
+type snapLine struct {
+	text  string
+	depth int
+	key   bool
+}
+
+// snapshotSlide is one slide of the snapshot: a header with the slide's
+// id, its title (or, without a title placeholder, its first text, marked
+// as such) and background, its notes, then its node lines (see
+// snapshotLines). A group or frame whose subtree has no text, picture,
+// table, chart or formula is one line counting its shapes.
 func snapshotSlide(ix *scenegraph.Index, s *scenegraph.Node, i int) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "Slide %d %q [%s]", i+1, s.Name, s.ID)
+	switch title, isTitle := s.TitleText(); {
+	case isTitle:
+		fmt.Fprintf(&sb, " title %q", clip(strings.Join(strings.Fields(normText(title)), " "), 100))
+	case title != "":
+		sb.WriteString(" (no title placeholder)")
+	}
 	if bg := paintStrings(s.Fills); len(bg) > 0 {
 		fmt.Fprintf(&sb, " background %s", strings.Join(bg, ","))
 	}
 	sb.WriteString("\n")
-	lines := 0
+	if s.Slide != nil {
+		if notes := strings.Join(strings.Fields(normText(s.Slide.Notes)), " "); notes != "" {
+			fmt.Fprintf(&sb, "  notes: %q\n", clip(notes, snapshotNotes))
+		}
+	}
+	var lines []snapLine
 	for _, k := range s.Children {
 		k.Walk(func(n, _ *scenegraph.Node, depth int) bool {
-			if lines >= 40 {
+			if shapes, ok := decorative(n); ok {
+				lines = append(lines, snapLine{text: fmt.Sprintf("%s %q [%s] at %s: %d shape(s), no text", n.Type, n.Name, n.ID, boxOf(ix.AbsoluteBounds(n.ID)), shapes), depth: depth})
 				return false
 			}
 			if l := snapshotLine(ix, n); l != "" {
-				fmt.Fprintf(&sb, "%s%s\n", strings.Repeat("  ", depth+1), l)
-				lines++
+				lines = append(lines, snapLine{text: l, depth: depth, key: keyNode(n)})
 			}
-			return n.Type != scenegraph.TypeTable || lines < 40
+			return true
 		})
 	}
-	if lines >= 40 {
-		sb.WriteString("  ... (more nodes)\n")
+	keep := make([]bool, len(lines))
+	if len(lines) <= snapshotLines {
+		for j := range keep {
+			keep[j] = true
+		}
+	} else {
+		kept := 0
+		for j, l := range lines {
+			if l.key && kept < snapshotKeyLines {
+				keep[j], kept = true, kept+1
+			}
+		}
+		for j, l := range lines {
+			if !l.key && kept < snapshotLines {
+				keep[j], kept = true, kept+1
+			}
+		}
+	}
+	left, leftKey := 0, 0
+	for j, l := range lines {
+		if !keep[j] {
+			left++
+			if l.key {
+				leftKey++
+			}
+			continue
+		}
+		fmt.Fprintf(&sb, "%s%s\n", strings.Repeat("  ", l.depth+1), l.text)
+	}
+	if left > 0 {
+		fmt.Fprintf(&sb, "  ... %d more node(s) not shown, %d of them with text or content\n", left, leftKey)
 	}
 	return sb.String()
 }
 
+// keyNode: a node whose line the judge needs most (it carries text or
+// content rather than decoration).
+func keyNode(n *scenegraph.Node) bool {
+	if strings.TrimSpace(n.Characters) != "" || n.Table != nil || n.Chart != nil || n.Math != nil || n.Type == scenegraph.TypeImage {
+		return true
+	}
+	for _, p := range n.Fills {
+		if p.Type == scenegraph.PaintImage {
+			return true
+		}
+	}
+	return false
+}
+
+// decorative reports whether n is a group or frame of at least three
+// shapes none of which is a key node (an icon drawn as vector paths), and
+// how many shapes it holds.
+func decorative(n *scenegraph.Node) (int, bool) {
+	if n.Type != scenegraph.TypeGroup && n.Type != scenegraph.TypeFrame || len(n.Children) == 0 || keyNode(n) {
+		return 0, false
+	}
+	shapes, key := 0, false
+	for _, k := range n.Children {
+		k.Walk(func(m, _ *scenegraph.Node, _ int) bool {
+			if keyNode(m) {
+				key = true
+				return false
+			}
+			if m.Type != scenegraph.TypeGroup && m.Type != scenegraph.TypeFrame {
+				shapes++
+			}
+			return true
+		})
+	}
+	return shapes, !key && shapes >= 3
+}
+
 func snapshotLine(ix *scenegraph.Index, n *scenegraph.Node) string {
 	box := boxOf(ix.AbsoluteBounds(n.ID))
+	head := fmt.Sprintf("%s %q [%s]", n.Type, n.Name, n.ID)
+	if n.Placeholder != nil && n.Placeholder.Role != "" {
+		head += " " + n.Placeholder.Role + " placeholder"
+	}
 	text := strings.Join(strings.Fields(normText(n.Characters)), " ")
 	switch {
 	case text != "":
@@ -89,13 +191,13 @@ func snapshotLine(ix *scenegraph.Index, n *scenegraph.Node) string {
 		if c, ok := textColor(&st).(scenegraph.Color); ok {
 			desc += " " + c.Hex()
 		}
-		return fmt.Sprintf("%s %q: %q [%s] at %s", n.Type, n.Name, clip(text, 100), desc, box)
+		return fmt.Sprintf("%s: %q [%s] at %s", head, clip(text, 100), desc, box)
 	case n.Type == scenegraph.TypeTableCell:
 		if len(n.Fills) == 0 {
 			return ""
 		}
 	}
-	l := fmt.Sprintf("%s %q at %s", n.Type, n.Name, box)
+	l := fmt.Sprintf("%s at %s", head, box)
 	if f := paintStrings(n.Fills); len(f) > 0 {
 		l += " fill " + strings.Join(f, ",")
 	}

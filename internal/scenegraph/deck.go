@@ -110,27 +110,43 @@ func SlideRanges(nums []int, sep string) string {
 
 // SlideTitle is the text of a slide's title placeholder (role title or
 // ctrTitle, ECMA-376 §19.7.10 ST_PlaceholderType), else its first text in
-// document order; "" for a slide without text.
+// document order that is not a date, footer, header or slide-number
+// placeholder; "" for a slide without such text. TitleText says which.
 func (s *Node) SlideTitle() string {
-	var first, title string
+	t, _ := s.TitleText()
+	return t
+}
+
+// TitleText is SlideTitle with isTitle reporting whether the text came
+// from a title placeholder (true) or is only the slide's first text
+// (false), so a reader can tell "Revenue" the title from "Revenue" a
+// caption. Date (dt), footer (ftr), header (hdr) and slide-number
+// (sldNum) placeholders never stand in for a title: "21" is not a title.
+func (s *Node) TitleText() (text string, isTitle bool) {
+	var first string
 	s.Walk(func(n, _ *Node, _ int) bool {
-		if title != "" {
+		if isTitle {
 			return false
 		}
 		if n.Characters == "" {
 			return true
 		}
-		if n.Placeholder != nil && (n.Placeholder.Role == "title" || n.Placeholder.Role == "ctrTitle") {
-			title = n.Characters
-			return false
+		if n.Placeholder != nil {
+			switch n.Placeholder.Role {
+			case "title", "ctrTitle":
+				text, isTitle = n.Characters, true
+				return false
+			case "dt", "ftr", "hdr", "sldNum":
+				return true
+			}
 		}
-		if first == "" {
+		if first == "" && strings.TrimSpace(n.Characters) != "" {
 			first = n.Characters
 		}
 		return true
 	})
-	if title != "" {
-		return title
+	if isTitle {
+		return text, true
 	}
-	return first
+	return first, false
 }
