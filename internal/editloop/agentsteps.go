@@ -154,6 +154,11 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 				record(o)
 				content = o.Text
 			case agent.ToolSubmit:
+				var args struct {
+					Summary string `json:"summary"`
+				}
+				_ = json.Unmarshal([]byte(c.Args), &args)
+				it.Account = accountOf(args.Summary, t.Round.Text)
 				tg, before := s.Now(), observed
 				ok, text, err := l.submit(it, &step, base, cur.deck, x, func() (observe.Observation, error) { return observeNow(cur.deck, nil, "Submit") })
 				step.Timings.Gate += since(tg)
@@ -167,6 +172,7 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 		}
 		if len(t.Round.Calls) == 0 {
 			// An answer without calls means the agent is done: a submit.
+			it.Account = accountOf("", t.Round.Text)
 			tg, before := s.Now(), observed
 			ok, text, err := l.submit(it, &step, base, cur.deck, x, func() (observe.Observation, error) { return observeNow(cur.deck, nil, "Submit") })
 			step.Timings.Gate += since(tg)
@@ -340,4 +346,21 @@ func deckCalls(r agent.Round) int {
 		}
 	}
 	return n
+}
+
+// MaxAccount bounds the agent's account the judge reads, in runes.
+const MaxAccount = 600
+
+// accountOf is the agent's account of a submit: its summary argument,
+// else the text of its answer, whitespace folded and at most MaxAccount
+// runes.
+func accountOf(summary, text string) string {
+	a := strings.Join(strings.Fields(summary), " ")
+	if a == "" {
+		a = strings.Join(strings.Fields(text), " ")
+	}
+	if r := []rune(a); len(r) > MaxAccount {
+		a = string(r[:MaxAccount-1]) + "…"
+	}
+	return a
 }

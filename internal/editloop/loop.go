@@ -291,7 +291,7 @@ func (l *loop) iterate(n int, base string, fb *policy.Feedback, x string) (it It
 	}
 	done = lap(&it.Timings.Judge)
 	jo, err := s.Judge(JudgeInput{Instruction: x, DiffTextRef: df.TextRef, Images: ren.Images,
-		TouchesVisual: df.TouchesVisual, VQ: req.VQ})
+		TouchesVisual: df.TouchesVisual, VQ: req.VQ, Account: it.Account})
 	done()
 	it.LLM = append(it.LLM, jo.IF.Calls...)
 	if jo.VQ != nil {

@@ -94,6 +94,11 @@ type IterationRecord struct {
 	// "turn_cap" (the edit's agent turns ran out), "recipe" (a compiled
 	// recipe without instruction steps).
 	ActStopped string `json:"actStopped,omitempty"`
+	// Account is the agent's own one-line account of the edit it handed
+	// in: submit's summary, else the text of its answer (an answer without
+	// calls is a submit). The IF judge reads it as a claim to check, so a
+	// deliberate "nothing needed changing" is not mistaken for inaction.
+	Account string `json:"account,omitempty"`
 	// Steps are the agent's steps: one per model turn.
 	Steps []StepRecord `json:"steps,omitempty"`
 	// ToolCalls is how many calls applied; CallsRef their JSON in the

@@ -349,6 +349,8 @@ type JudgeInput struct {
 	Images        []SlideImage `json:"images,omitempty"`
 	TouchesVisual bool         `json:"touchesVisual,omitempty"`
 	VQ            bool         `json:"vq,omitempty"`
+	// Account is the agent's account of its edit (IterationRecord.Account).
+	Account string `json:"account,omitempty"`
 }
 
 // JudgeOutput holds the verdicts. Skipped when no judge model is

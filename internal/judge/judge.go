@@ -36,6 +36,10 @@ type IFInput struct {
 	// Images of the changed slides; pass them only when the diff touches
 	// visual content (diff.Diff.TouchesVisual), as in ACE App. E.
 	Images []Image
+	// Account is the editing agent's own account of what it did (its
+	// submit summary); "" when it gave none. The judge weighs it as a
+	// claim against the diff and the snapshot, never as evidence.
+	Account string
 }
 
 // Verdict is a judge's answer.
@@ -53,7 +57,11 @@ type Verdict struct {
 // client's retries) is returned as an error together with the calls made;
 // an unparseable answer is retried once and then reported as Missing.
 func (j *Judge) IF(ctx context.Context, in IFInput) (Verdict, error) {
-	user := fmt.Sprintf(ifUser, strings.TrimSpace(in.Instruction), strings.TrimSpace(in.Diff))
+	account := strings.TrimSpace(in.Account)
+	if account == "" {
+		account = "(none given)"
+	}
+	user := fmt.Sprintf(ifUser, strings.TrimSpace(in.Instruction), account, strings.TrimSpace(in.Diff))
 	return j.ask(ctx, "judge-if", ifSystem, UserMessage(user, in.Images, "Rendered images of the edited slides:"),
 		"instruction_following_score", "instruction_following_reason")
 }

@@ -11,7 +11,8 @@ What you get:
 - Sometimes: rendered images of the edited slides. Use them for what the diff cannot show (does an added picture show what was asked, does the placement match the intent). They are not a target to compare against; do not grade style.
 
 How to judge:
-- An empty or nearly empty diff almost always means the instruction was not carried out: score low.
+- An empty or nearly empty diff almost always means the instruction was not carried out: score low. The exception: the snapshot shows the original already satisfies the instruction (nothing overlaps, every title is already bold...), and the agent's account says so; then an empty diff is the right edit and scores by whether that claim holds in the snapshot.
+- The agent's account is its own claim about what it did. Use it to understand intent; believe only what the diff and the snapshot show.
 - Accept any valid way of doing the edit. Exact positions and sizes matter only when the instruction specifies them; differences of about 1% are noise. Focus on meaning: text, fonts, colours, structure, order.
 - Tables, charts, lists and diagrams are built from frames, cells, shapes and text nodes; edits to those parts ARE edits to the table/chart/list. Layer names are arbitrary; judge a node by where it sits and what its siblings got.
 - Sorting or reordering shows up as many order/position entries under one parent: read them together as one operation and check the final order. Bringing to front / sending back is judged by the final stacking.
@@ -32,6 +33,9 @@ Answer with one JSON object and nothing else:
 
 // ifUser frames one case (App. Q.2, user prompt).
 const ifUser = `INSTRUCTION (what the agent was asked to do):
+%s
+
+AGENT'S ACCOUNT (its own words when it handed in; a claim, not evidence):
 %s
 
 AGENT'S EDITS (original deck -> edited deck):

@@ -769,7 +769,7 @@ func (s *Steps) Judge(ctx context.Context, in editloop.JudgeInput) (editloop.Jud
 		imgs = append(imgs, judge.Image{SlideID: im.SlideID, PNG: png})
 	}
 	j := &judge.Judge{LLM: s.LLM}
-	ifIn := judge.IFInput{Instruction: in.Instruction, Diff: string(text)}
+	ifIn := judge.IFInput{Instruction: in.Instruction, Diff: string(text), Account: in.Account}
 	if in.TouchesVisual {
 		ifIn.Images = imgs
 	}
