@@ -158,7 +158,7 @@ func Build(in Input) Observation {
 	if t := touchedText(in); t != "" {
 		b.WriteString(t)
 	}
-	b.WriteString(anchors(in))
+	b.WriteString(anchors(in, fresh))
 	if o.Passed {
 		b.WriteString("Submit would pass the layout gate now.")
 	} else {
@@ -337,12 +337,26 @@ func touchedText(in Input) string {
 	return b.String()
 }
 
-// anchors lists the main elements of the slides the step changed (Prev
-// against Cur): id, box and a text preview, in reading order, leaving out
-// layout art, slide numbers, dates and footers (ReDeck's anchors A_t).
-func anchors(in Input) string {
+// anchors lists the main elements of the slides that hold a new
+// violation (fresh), then of the other slides the step changed (Prev
+// against Cur), at most MaxAnchorSlides: id, box, kind, text preview (or
+// name, else fill or "picture"), a text's vertical anchor when not top,
+// in reading order, leaving out layout art, slide numbers, dates and
+// footers (ReDeck's anchors A_t). A slide with a new violation comes
+// first so its elements are never the ones cut.
+func anchors(in Input, fresh []render.Violation) string {
 	var changed []*scenegraph.Node
+	seen := map[string]bool{}
+	for _, v := range fresh {
+		if s, _ := in.Cur.SlideByID(v.SlideID); s != nil && !seen[s.ID] {
+			seen[s.ID] = true
+			changed = append(changed, s)
+		}
+	}
 	for _, s := range in.Cur.Slides {
+		if seen[s.ID] {
+			continue
+		}
 		var prev *scenegraph.Node
 		if in.Prev != nil {
 			prev, _ = in.Prev.SlideByID(s.ID)
@@ -408,13 +422,38 @@ func noise(n *scenegraph.Node) bool {
 	return false
 }
 
-// describe is an anchor's kind and text: `TEXT "Quarterly revenue"`.
+// describe is an anchor's kind and what tells it apart: its text
+// (`TEXT "Quarterly revenue"`, with `anchored bottom` or `anchored
+// middle` when the text sits there, DrawingML a:bodyPr/@anchor), else its
+// name, else its first visible fill (`RECTANGLE (fill #1F4E79)`,
+// `RECTANGLE (picture)`), so no two boxes read alike for want of a label.
 func describe(n *scenegraph.Node) string {
 	s := string(n.Type)
-	if n.Characters != "" {
+	switch {
+	case n.Characters != "":
 		s += " " + strconv.Quote(preview(n.Characters))
-	} else if n.Name != "" {
+		if n.Style != nil {
+			switch n.Style.TextAlignVertical {
+			case scenegraph.AlignCenter:
+				s += " anchored middle"
+			case scenegraph.AlignBottom:
+				s += " anchored bottom"
+			}
+		}
+	case n.Name != "":
 		s += " (" + preview(n.Name) + ")"
+	default:
+		for _, p := range n.Fills {
+			if !p.IsVisible() {
+				continue
+			}
+			if p.Type == scenegraph.PaintImage {
+				s += " (picture)"
+			} else if p.Type == scenegraph.PaintSolid && p.Color != nil {
+				s += " (fill " + p.Color.Hex() + ")"
+			}
+			break
+		}
 	}
 	return s
 }

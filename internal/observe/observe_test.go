@@ -74,3 +74,71 @@ func TestObservationIsBounded(t *testing.T) {
 		t.Fatal("two builds of one observation differ")
 	}
 }
+
+// A step that renames a layer on slides 3 and 4 and overfills a text on slide 9
+// of career-tips: the anchors list slide 9 (the one with the new
+// violation) first, though it comes last in the deck, and every anchor
+// says what it is beyond its type (a relay model once met a second,
+// unlabelled box on the slide it had to fix, and no anchors for it at
+// all).
+func TestAnchorsPutTheViolatingSlideFirst(t *testing.T) {
+	base, blobs, err := deckio.Load(shareddecks.PPTXFile(t, "career-tips.pptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur := base.Clone()
+	firstText := func(s *scenegraph.Node) *scenegraph.Node {
+		var out *scenegraph.Node
+		s.Walk(func(n, _ *scenegraph.Node, _ int) bool {
+			if out == nil && n.Type == scenegraph.TypeText && strings.TrimSpace(n.Characters) != "" {
+				out = n
+			}
+			return out == nil
+		})
+		return out
+	}
+	// A renamed layer changes slides 3 and 4 without moving a pixel.
+	firstText(cur.Slides[2]).Name = "Big number"
+	firstText(cur.Slides[3]).Name = "Greeting"
+	long := firstText(cur.Slides[8])
+	long.Characters = strings.Repeat("A title far longer than its box was made to hold ", 8)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	pool, err := render.NewPool(ctx, render.Options{Size: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	idx := []int{2, 3, 8}
+	now, err := pool.Render(ctx, cur, blobs, render.Request{Slides: idx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := pool.Render(ctx, base, blobs, render.Request{Slides: idx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := observe.Build(observe.Input{Baseline: base, Prev: base, Cur: cur, Current: now, Base: before})
+	if len(o.NewViolations) == 0 || o.NewViolations[0].SlideID != cur.Slides[8].ID {
+		t.Fatalf("want a new violation on slide 9: %v\n%s", o.New, o.Text)
+	}
+	first := strings.Index(o.Text, "Main elements on slide")
+	if first < 0 || !strings.HasPrefix(o.Text[first:], "Main elements on slide 9 ") {
+		t.Fatalf("anchors do not start with slide 9, the slide with the new violation:\n%s", o.Text)
+	}
+	if n := strings.Count(o.Text, "Main elements on slide"); n != observe.MaxAnchorSlides {
+		t.Errorf("anchors for %d slides, want %d", n, observe.MaxAnchorSlides)
+	}
+	for _, l := range strings.Split(o.Text, "\n") {
+		if !strings.HasPrefix(l, "- ") || !strings.Contains(l, "px") && !strings.Contains(l, ",") {
+			continue
+		}
+		if f := strings.Fields(l); len(f) == 4 && strings.HasSuffix(f[1], ":") {
+			t.Errorf("anchor with nothing but a type: %q", l)
+		}
+	}
+	if !strings.Contains(o.Text, "- "+long.ID+":") {
+		t.Errorf("the overfilled text %s is not among slide 9's anchors:\n%s", long.ID, o.Text)
+	}
+	t.Log(o.Text)
+}
