@@ -214,12 +214,12 @@ func TestThreeTurns(t *testing.T) {
 	}
 	// The next iteration's feedback: active issues, hard and regressed
 	// first, the fixes to keep, then the IF critique verbatim.
-	want := `Open issues the critic found (each is checked again after your next edit; fix the hard ones first):
+	want := `Open issues the critic found (each is checked again after your next edit; fix the hard ones first). An issue keeps its id (I1, I2...) across attempts; the code after hard/soft and its family (C01.2) is the check that found it, described after "check:" at the end:
 - I2 [hard completeness C01.1, REGRESSED in turn 3: it was fixed and an edit broke it again] the deck: The table on slide 13 is no longer sorted by column A, largest first: it reads 30, 10, 24. (check: Every change the instruction asks for appears in the edits.)
 - I4 [hard correctness D04.1, REGRESSED in turn 3: it was fixed and an edit broke it again] slide s13, nodes s13/255/r3c1, s13/255/r3c2: Row Orange now reads 24, 24, 16: column A took column B's value. (check: Each table row keeps its cells together (a sort or a move carries whole rows).)
 - I5 [hard completeness C01.2, open since turn 3] slide s13, nodes s13/255/r3c1: Slide 13 lost its requested change: column A reads 30, 10, 24. (check: Every slide the instruction names (by number, range, title, or with all/every) received its change.)
 
-Fixed so far, keep them fixed: I1 G03.1 on slide s16.
+Fixed so far, keep them fixed (issue, check, where): I1 G03.1 on slide s16.
 
 The judge's critique of the last attempt:
 Slide 13's table is not sorted.`

@@ -28,5 +28,5 @@ func ExampleLedger_Apply() {
 	// Output:
 	// I1 C01.2: open -> dropped
 	// I2 D04.1: open -> resolved
-	// Fixed so far, keep them fixed: I2 D04.1 on slide s13.
+	// Fixed so far, keep them fixed (issue, check, where): I2 D04.1 on slide s13.
 }

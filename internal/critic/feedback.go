@@ -37,7 +37,7 @@ func Feedback(lib *Library, l *Ledger, critique string) string {
 		return issueNumber(a.ID) - issueNumber(b.ID)
 	})
 	if len(active) > 0 {
-		b.WriteString("Open issues the critic found (each is checked again after your next edit; fix the hard ones first):\n")
+		b.WriteString("Open issues the critic found (each is checked again after your next edit; fix the hard ones first). An issue keeps its id (I1, I2...) across attempts; the code after hard/soft and its family (C01.2) is the check that found it, described after \"check:\" at the end:\n")
 		for _, is := range active {
 			b.WriteString("- ")
 			b.WriteString(issueLine(lib, is))
@@ -59,7 +59,7 @@ func Feedback(lib *Library, l *Ledger, critique string) string {
 			more = fmt.Sprintf(" and %d more", len(fixed)-maxResolvedListed)
 			fixed = fixed[:maxResolvedListed]
 		}
-		fmt.Fprintf(&b, "Fixed so far, keep them fixed: %s%s.\n", strings.Join(fixed, "; "), more)
+		fmt.Fprintf(&b, "Fixed so far, keep them fixed (issue, check, where): %s%s.\n", strings.Join(fixed, "; "), more)
 	}
 	if c := strings.TrimSpace(critique); c != "" {
 		if b.Len() > 0 {

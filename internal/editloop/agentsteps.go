@@ -299,9 +299,9 @@ func (l *loop) criticStep(turn int, o observe.Observation) string {
 	for _, c := range changes {
 		switch c.To {
 		case critic.StatusRegressed:
-			fmt.Fprintf(&b, "\nCritic: issue %s (%s on %s) REGRESSED: this step broke it again after it had been fixed; undo_step restores the state before this step.", c.Issue, c.Check, c.Slide)
+			fmt.Fprintf(&b, "\nCritic: issue %s (check %s on slide %s) REGRESSED: this step broke it again after it had been fixed; undo_step restores the state before this step.", c.Issue, c.Check, c.Slide)
 		case critic.StatusResolved:
-			fmt.Fprintf(&b, "\nCritic: issue %s (%s on %s) is resolved.", c.Issue, c.Check, c.Slide)
+			fmt.Fprintf(&b, "\nCritic: issue %s (check %s on slide %s) is resolved.", c.Issue, c.Check, c.Slide)
 		}
 	}
 	return b.String()
