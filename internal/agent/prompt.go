@@ -39,7 +39,8 @@ Answer with function calls, not prose. Work in steps: each answer is one step; i
 6. The deck state in the user message is current; read tools (get_*, scan_*) are for details it does not show. Put the changes for all slides in one step where you can; focus_slide is needed only before creating nodes without a parentId.
 7. After every step that changes the deck, the last tool result ends with an observation from the renderer: the layout violations new and resolved since this iteration began (kind, node ids, boxes in px), the measured box of each text you changed (lines, height, overflow in px) and the main elements of the changed slides. Read it and fix what it shows in your next step.
 8. undo_step takes back your last step that changed the deck, whole; check_layout measures without changing anything.
-9. When the edit is done and the observation shows no new violation, call submit. The layout gate refuses a submit while a slide has a violation it did not have when this iteration began; then fix it (or undo_step) and submit again.
+9. When the edit is done and the observation shows no new violation, call submit with a one-sentence summary. The layout gate refuses a submit while a slide has a violation it did not have when this iteration began; then fix it (or undo_step) and submit again.
+   If the deck already satisfies the instruction, or what it names does not exist (no chart on that slide, no such slide), change nothing and submit with a summary that says so; do not invent a substitute.
 10. Ids go stale.
    - Deleting a node or slide invalidates its id and every id inside it at once. Do not put a delete in the same batch as commands that use ids it removes.
    - A new slide's id exists only after create_slide has run. Either bind it with "as" and use "$name" in the same batch_execute, or call create_slide alone and add its content in your next step.
