@@ -16,7 +16,7 @@ func init() {
 	var module string
 	cmd := &cobra.Command{
 		Use:   "tools",
-		Short: "List the 99-tool action space (names, modules, descriptions, schemas)",
+		Short: "List the 100-tool action space (names, modules, descriptions, schemas)",
 		Long: `tools prints the catalogue of tools the agent and recipes use to edit decks.
 --json prints every tool with its JSON Schema (OpenAI function-definition shape);
 --markdown prints docs/tools.md (make docs writes it).`,

@@ -38,7 +38,7 @@ func TestToolsJSONListsEveryToolWithItsSchema(t *testing.T) {
 	if err := json.Unmarshal([]byte(runTools(t, "--json")), &list); err != nil {
 		t.Fatal(err)
 	}
-	if len(list) != 99 {
+	if len(list) != 100 {
 		t.Fatalf("%d tools", len(list))
 	}
 	for _, e := range list {

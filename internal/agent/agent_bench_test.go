@@ -11,7 +11,7 @@ import (
 	"github.com/acecanvas/ace/internal/tools"
 )
 
-// BenchmarkActRound is one agent turn on a 100-slide deck: prompt and 99
+// BenchmarkActRound is one agent turn on a 100-slide deck: prompt and 100
 // tool definitions sent over loopback HTTP, one batch of three calls
 // applied (agent.ApplyRound). It is the agent's overhead around the
 // model's latency.

@@ -11,7 +11,7 @@ import (
 	"github.com/acecanvas/ace/internal/tools"
 )
 
-// Registry adapts internal/tools to the agent's Toolbox: the 99 tools as
+// Registry adapts internal/tools to the agent's Toolbox: the 100 tools as
 // function definitions in the registry's stable order (so the tools part of
 // the request is byte-identical too), and calls applied with tools.Apply
 // as one batch, as the Apply step replays them.

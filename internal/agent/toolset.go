@@ -82,6 +82,8 @@ var toolCues = []toolCue{
 	{regexp.MustCompile(`(?i)auto-?layout|"layout":"|\brow of\b|\bcolumn of\b|\bpadding\b|\bspacing\b|\bgap\b`),
 		[]string{"set_layout_mode", "set_padding", "set_item_spacing", "set_axis_align", "set_layout_sizing",
 			"set_layout_positioning", "wrap_in_auto_layout"}},
+	{regexp.MustCompile(`(?i)\btranslat|\bproof-?read|\bspell|\btypos?\b|\bgrammar|\brewrit|\breword|\brephras|\bwording|\btone\b|\bformal|\bconcise|\bshorten|\b(in|into|to) (english|french|german|spanish|italian|portuguese|dutch|polish|chinese|japanese|korean|arabic|hebrew|hindi)\b`),
+		[]string{"rewrite_text"}},
 	{regexp.MustCompile(`(?i)\bbullet|\bnumbered\b|\blist\b|\bunderline|\bstrike`),
 		[]string{"set_text_decoration"}},
 	{regexp.MustCompile(`(?i)\bduplicate|\bcop(y|ies)\b|\bclone|\brepeat`),

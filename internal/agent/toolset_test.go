@@ -53,7 +53,7 @@ func findTool(ts []openai.Tool, name string) *openai.FunctionDefinition {
 // tokens, and every registered tool is either offered or named in
 // load_tools' description, so none is out of the model's reach.
 func TestFirstRequestToolListIsBoundedAndNamesEveryTool(t *testing.T) {
-	const everyCue = "Turn the table and the chart into a process diagram with a picture, a formula, auto-layout padding and underlined bullets."
+	const everyCue = "Turn the table and the chart into a process diagram with a picture, a formula, auto-layout padding and underlined bullets, translated into French."
 	reg := tools.Registry()
 	for _, mode := range []string{agent.ModeMicro, agent.ModeMacro, agent.ModeSystemic, agent.ModeFull, agent.ModeOff} {
 		for _, instr := range []string{"Make the title bold.", everyCue} {

@@ -42,7 +42,7 @@ type Steps struct {
 	Renderer Renderer
 	// Tools configures tools.Apply (asset provider, focus).
 	Tools tools.Options
-	// Toolbox overrides the agent's toolbox (default: the 99-tool registry
+	// Toolbox overrides the agent's toolbox (default: the 100-tool registry
 	// with Tools as options).
 	Toolbox agent.Toolbox
 	// MaxTokens per agent completion (0 = agent.DefaultMaxTokens).

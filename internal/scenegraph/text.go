@@ -1,6 +1,9 @@
 package scenegraph
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // TextContent is a node's text: the characters, a base TypeStyle, and
 // per-character overrides in Figma's encoding.
@@ -248,3 +251,54 @@ func (t *TextContent) Runs() []Run {
 	}
 	return runs
 }
+
+// ParagraphRun is a run as a text rewrite addresses it: a maximal range
+// [Start, End) (code points) of one paragraph's characters that share one
+// override key and lie all inside one field or all outside every field.
+// Paragraph is the 0-based paragraph (the '\n'-separated line); Field is
+// the run's index in Fields, or -1.
+type ParagraphRun struct {
+	Paragraph  int
+	Start, End int
+	Key        int
+	Field      int
+}
+
+// ParagraphRuns splits the text into runs that never cross a paragraph
+// break or a field boundary, in order. The '\n' characters between
+// paragraphs belong to no run, so an empty paragraph has none; a line
+// break inside a paragraph (U+2028) is ordinary text of its run. A
+// field (a:fld) is always a run of its own, as DrawingML writes it
+// (ECMA-376 Part 1 §21.1.2.2.4).
+func (t *TextContent) ParagraphRuns() []ParagraphRun {
+	rs := []rune(t.Characters)
+	key := func(i int) int {
+		if i < len(t.CharacterStyleOverrides) {
+			return t.CharacterStyleOverrides[i]
+		}
+		return 0
+	}
+	var out []ParagraphRun
+	para, start := 0, -1
+	for i := 0; i <= len(rs); i++ {
+		if start >= 0 && (i == len(rs) || rs[i] == '\n' || key(i) != key(start) || t.FieldAt(i) != t.FieldAt(start)) {
+			out = append(out, ParagraphRun{Paragraph: para, Start: start, End: i, Key: key(start), Field: t.FieldAt(start)})
+			start = -1
+		}
+		if i == len(rs) {
+			break
+		}
+		if rs[i] == '\n' {
+			para++
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	return out
+}
+
+// ParagraphCount is the number of '\n'-separated paragraphs: one more
+// than the line feeds, so an empty text has one (empty) paragraph.
+func (t *TextContent) ParagraphCount() int { return strings.Count(t.Characters, "\n") + 1 }

@@ -118,10 +118,20 @@ type scanArgs struct {
 	page
 }
 
+// textRun is one run of get_text_node_info: a range of one paragraph in
+// one style (sg.TextContent.ParagraphRuns), numbered as rewrite_text's
+// runs argument counts them. Start and End are code points; Text is the
+// run's characters (clipped at MaxTextChars); Summary is the effective
+// style in short (styleSummary) and Style in full.
 type textRun struct {
-	Start int          `json:"start"`
-	End   int          `json:"end"`
-	Style sg.TypeStyle `json:"style"` // effective style of the run
+	Run       int          `json:"run"`
+	Paragraph int          `json:"paragraph"`
+	Start     int          `json:"start"`
+	End       int          `json:"end"`
+	Text      string       `json:"text"`
+	Field     string       `json:"field,omitempty"` // the field's type (slidenum, datetime1, ...) when the run is one
+	Summary   string       `json:"summary"`
+	Style     sg.TypeStyle `json:"style"` // effective style of the run
 }
 
 func contentReadTools() []Tool {
@@ -169,15 +179,22 @@ func contentReadTools() []Tool {
 				return Result{Data: d}, err
 			}),
 		def(ModuleContent, "get_text_node_info", true,
-			"Read a text in detail: characters, runs with their effective styles (family per script, size, weight, colour, decoration, links), paragraph styles and text-box settings.",
+			"Read a text in detail: characters; its runs (each a part of one paragraph in one style: run index, paragraph, text, a short style summary and the effective style: family per script, size, weight, colour, decoration, link), as rewrite_text addresses them; paragraph styles and text-box settings.",
 			func(e *Env, a *nodeInfoArgs) (Result, error) {
 				n, err := e.textNode(a.NodeID)
 				if err != nil {
 					return Result{}, err
 				}
+				rs := []rune(n.Characters)
 				var runs []textRun
-				for _, r := range n.Runs() {
-					runs = append(runs, textRun{Start: r.Start, End: r.End, Style: n.StyleAt(r.Start)})
+				for k, r := range n.ParagraphRuns() {
+					st := n.StyleAt(r.Start)
+					tr := textRun{Run: k, Paragraph: r.Paragraph, Start: r.Start, End: r.End,
+						Text: clip(string(rs[r.Start:r.End]), MaxTextChars), Summary: styleSummary(st), Style: st}
+					if r.Field >= 0 {
+						tr.Field = orStr(n.Fields[r.Field].Type, "field")
+					}
+					runs = append(runs, tr)
 				}
 				pg, err := pageOf(runs, a.page)
 				if err != nil {
@@ -185,7 +202,7 @@ func contentReadTools() []Tool {
 				}
 				return Result{Data: asData(map[string]any{
 					"id": n.ID, "characters": clip(n.Characters, MaxTextChars), "length": n.RuneCount(),
-					"runs": pg, "paragraphs": n.Paragraphs, "textBox": n.TextBox, "summary": e.summary(n),
+					"paragraphCount": n.ParagraphCount(), "runs": pg, "paragraphs": n.Paragraphs, "textBox": n.TextBox, "summary": e.summary(n),
 				})}, nil
 			}),
 		def(ModuleContent, "scan_text_nodes", true,

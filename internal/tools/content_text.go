@@ -10,7 +10,7 @@ import (
 
 type setTextArgs struct {
 	NodeID     string `json:"nodeId" desc:"TEXT node, shape with text, or table cell."`
-	Text       string `json:"text" desc:"New characters; \\n separates paragraphs. Range styles are reset, the base style is kept. With find: the replacement for each occurrence."`
+	Text       string `json:"text" desc:"New characters; \\n separates paragraphs. Range styles are reset, the base style is kept (rewrite_text keeps them). With find: the replacement for each occurrence."`
 	Find       string `json:"find,omitempty" desc:"Replace only the occurrences of this text (case-sensitive unless ignoreCase) by text; every other character keeps its style and the replacement takes the style of what it replaces (find-and-replace, e.g. renaming a company). For the whole deck use replace_text."`
 	IgnoreCase bool   `json:"ignoreCase,omitempty" desc:"With find: match upper and lower case alike."`
 }
@@ -210,8 +210,23 @@ func contentTextTools() []Tool {
 				res.Data = asData(out)
 				return res, nil
 			}),
+		def(ModuleContent, "rewrite_text", false,
+			"Rewrite a text keeping its styles, for translation and proofreading: one new string per paragraph or per run (get_text_node_info lists the runs with their styles). Each string keeps the style of what it replaces (bold, underline, size, colour, font, link) and paragraph properties stay.",
+			func(e *Env, a *rewriteTextArgs) (Result, error) {
+				n, err := e.textNode(a.NodeID)
+				if err != nil {
+					return Result{}, err
+				}
+				st, err := rewriteText(n, a.Paragraphs, a.Runs)
+				if err != nil {
+					return Result{}, err
+				}
+				res := changed(n.ID)
+				res.Data = asData(st)
+				return res, nil
+			}),
 		def(ModuleContent, "set_multiple_text_contents", false,
-			"Replace the text of many nodes in one call (translation, proofreading, renumbering): a list of {nodeId, text}. Fails as a whole if any id is not a text holder.",
+			"Replace the text of many nodes in one call (renumbering, filling placeholders): a list of {nodeId, text}; range styles reset as in set_text_content (rewrite_text keeps them, for translation). Fails as a whole if any id is not a text holder.",
 			func(e *Env, a *multiTextArgs) (Result, error) {
 				res := Result{}
 				for i, it := range a.Items {

@@ -1,4 +1,4 @@
-// Package tools is ACE's action space: the 99 semantic tools an agent or a
+// Package tools is ACE's action space: the 100 semantic tools an agent or a
 // compiled recipe uses to change a deck, and batch_execute, which applies an
 // ordered list of them as one atomic commit (ACE §3.1, Appendix A, Table 7).
 //

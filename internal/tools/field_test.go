@@ -159,6 +159,13 @@ func TestFieldsSurviveTextTools(t *testing.T) {
 			{"set_hyperlink", map[string]any{"url": "https://example.com/fields"}},
 			{"enforce_min_font_size", map[string]any{"minSize": 90}},
 			{"set_text_content", map[string]any{"text": "Now " + text}},
+			{"rewrite_text", map[string]any{"paragraphs": prefixed(strings.Split(text, "\n"))}},
+		}
+		if runs := nonFieldRunsPrefixed(n); !slices.Equal(runs, runTexts(n)) {
+			cases = append(cases, struct {
+				tool string
+				args map[string]any
+			}{"rewrite_text", map[string]any{"runs": runs}})
 		}
 		if findAt >= 0 {
 			c := string([]rune(before)[findAt:][:1])
@@ -213,6 +220,40 @@ func TestFieldsSurviveTextTools(t *testing.T) {
 			})
 		}
 	}
+}
+
+// prefixed puts "Now " before every non-empty string.
+func prefixed(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		if s != "" {
+			s = "Now " + s
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// nonFieldRunsPrefixed is rewrite_text's runs for n with "Now " before
+// every run that is not a field.
+func nonFieldRunsPrefixed(n *sg.Node) []string {
+	out := runTexts(n)
+	for k, r := range n.ParagraphRuns() {
+		if r.Field < 0 {
+			out[k] = "Now " + out[k]
+		}
+	}
+	return out
+}
+
+// runTexts is the text of each of n's paragraph runs.
+func runTexts(n *sg.Node) []string {
+	rs := []rune(n.Characters)
+	var out []string
+	for _, r := range n.ParagraphRuns() {
+		out = append(out, string(rs[r.Start:r.End]))
+	}
+	return out
 }
 
 // TestSetTextContentOverField pins what happens when new text replaces a

@@ -246,7 +246,7 @@ func TestArgumentsAreValidatedBeforeTheToolRuns(t *testing.T) {
 
 func TestOpenAIFunctionsCarryEverySchema(t *testing.T) {
 	fns := Registry().OpenAIFunctions()
-	if len(fns) != 99 {
+	if len(fns) != 100 {
 		t.Fatalf("%d functions", len(fns))
 	}
 	for _, f := range fns {

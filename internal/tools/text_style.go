@@ -269,18 +269,6 @@ func setCharacters(n *sg.Node, text string) error {
 	if lines := strings.Count(text, "\n") + 1; len(n.Paragraphs) > lines {
 		n.Paragraphs = n.Paragraphs[:lines]
 	}
-	if n.Style == nil && text != "" {
-		n.Style = &sg.TypeStyle{}
-	}
-	if n.Style != nil {
-		// keep the text's script slots in step with its new content
-		ea, cs := hasScript(text)
-		if ea && n.Style.FontFamilyEastAsian == "" && n.Style.FontFamily != "" {
-			n.Style.FontFamilyEastAsian = n.Style.FontFamily
-		}
-		if cs && n.Style.FontFamilyComplex == "" && n.Style.FontFamily != "" {
-			n.Style.FontFamilyComplex = n.Style.FontFamily
-		}
-	}
+	syncScriptSlots(n)
 	return nil
 }

@@ -321,6 +321,21 @@ var toolCases = []toolCase{
 			t.Errorf("result %s", r.Data)
 		}
 	}},
+	{"rewrite_text", one("rewrite_text", func(d *sg.Deck) any {
+		return map[string]any{"nodeId": named(nil, d, 1, "Content").ID, "runs": []string{"Soporte", " satisfacción en el 94 por ciento",
+			"Infrastructure cost per customer dropped 12 percent", "", "Contratación centrada en ingeniería de soluciones"}}
+	}), func(t *testing.T, before, d *sg.Deck, r Result) {
+		n := named(t, d, 1, "Content")
+		if want := "Soporte satisfacción en el 94 por ciento\nInfrastructure cost per customer dropped 12 percent\n\nContratación centrada en ingeniería de soluciones"; n.Characters != want {
+			t.Fatalf("text %q", n.Characters)
+		}
+		if n.StyleAt(0).FontWeight != 700 || n.StyleAt(6).FontWeight != 700 || n.StyleAt(7).FontWeight == 700 || len(n.Paragraphs) != len(named(t, before, 1, "Content").Paragraphs) {
+			t.Errorf("bold run or paragraphs lost: %+v", n.TextContent)
+		}
+		if string(r.Data) != `{"unit":"runs","total":5,"rewritten":4}` {
+			t.Errorf("result %s", r.Data)
+		}
+	}},
 	{"set_multiple_text_contents", one("set_multiple_text_contents", func(d *sg.Deck) any {
 		return map[string]any{"items": []any{map[string]any{"nodeId": named(nil, d, 1, "Title").ID, "text": "A"}, map[string]any{"nodeId": named(nil, d, 2, "Title").ID, "text": "B"}}}
 	}), func(t *testing.T, _, d *sg.Deck, r Result) {
@@ -577,8 +592,10 @@ var toolCases = []toolCase{
 			} `json:"runs"`
 		}
 		decodeData(t, r, &v)
-		if len(v.Runs.Items) != 2 || v.Runs.Items[0].Style.FontWeight != 700 || v.Runs.Items[1].Style.FontWeight != 400 {
-			t.Errorf("runs %+v", v.Runs.Items)
+		it := v.Runs.Items
+		if len(it) != 5 || it[0].Text != "Support" || it[0].Style.FontWeight != 700 || it[0].Summary != "Liberation Sans 22px bold #0B6E4F" ||
+			it[1].Style.FontWeight != 400 || it[2].Run != 2 || it[2].Paragraph != 1 || it[2].Text != "Infrastructure cost per customer dropped 12 percent" {
+			t.Errorf("runs %+v", it)
 		}
 	}},
 	{"scan_text_nodes", one("scan_text_nodes", func(d *sg.Deck) any { return map[string]any{"limit": 5} }),
