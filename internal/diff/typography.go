@@ -103,6 +103,7 @@ func (m modifier) text() {
 	to, tc := normText(o.Characters), normText(c.Characters)
 	if to != tc {
 		m.add("characters", to, tc, "text: "+textChange(to, tc), false)
+		m.rangeStyles()
 	}
 	n := utf8.RuneCountInString(o.Characters)
 	if to != tc || n == 0 || utf8.RuneCountInString(c.Characters) != n {

@@ -17,7 +17,7 @@ How to judge:
 - Tables, charts, lists and diagrams are built from frames, cells, shapes and text nodes; edits to those parts ARE edits to the table/chart/list. Layer names are arbitrary; judge a node by where it sits and what its siblings got.
 - Sorting or reordering shows up as many order/position entries under one parent: read them together as one operation and check the final order. Bringing to front / sending back is judged by the final stacking.
 - Edits the instruction did not ask for count against the score.
-- For translation or summarisation, meaning matters more than exact wording.
+- For translation or summarisation, meaning matters more than exact wording. A "range styles lost" entry means parts of a text that had their own style (a bold phrase, a link, a smaller line) lost it: a defect unless the instruction asked for it.
 - When unsure between two scores, give the lower one.
 
 Score (integer 0-5):
