@@ -3,6 +3,7 @@ package agent_test
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"os"
@@ -11,7 +12,9 @@ import (
 	"testing"
 
 	"github.com/acecanvas/ace/internal/agent"
+	"github.com/acecanvas/ace/internal/diff"
 	"github.com/acecanvas/ace/internal/formats/pptx"
+	"github.com/acecanvas/ace/internal/judge"
 	"github.com/acecanvas/ace/internal/llm/llmtest"
 	"github.com/acecanvas/ace/internal/route"
 	"github.com/acecanvas/ace/internal/scenegraph"
@@ -233,5 +236,163 @@ steps:
 	if !regexp.MustCompile(`<a:rPr[^>]* sz="1900"[^>]*/?><a:t>This is a slide title</a:t>`).MatchString(xml) {
 		i := strings.Index(xml, "This is a slide title")
 		t.Errorf("%s: the title run is not sz=\"1900\": %s", name, xml[max(0, i-300):i+30])
+	}
+}
+
+// runXML is the DrawingML run (<a:r>...</a:r>) of xml whose text is
+// exactly text, or "".
+func runXML(xml, text string) string {
+	i := strings.Index(xml, "<a:t>"+text+"</a:t>")
+	if i < 0 {
+		return ""
+	}
+	start := strings.LastIndex(xml[:i], "<a:r>")
+	end := strings.Index(xml[i:], "</a:r>")
+	if start < 0 || end < 0 {
+		return ""
+	}
+	return xml[start : i+end+len("</a:r>")]
+}
+
+// French runs for career-tips s2/79: a bold heading, a sentence with a
+// bold quoted phrase, a sentence ending in an underlined link to slide
+// 25, and an empty last paragraph (no run).
+var s279French = []string{
+	"MODIFIER DANS POWERPOINT®",
+	"Cliquez sur le bouton sous l’aperçu qui indique ",
+	"« Télécharger comme modèle PowerPoint »",
+	". Vous obtiendrez un fichier .pptx à modifier dans PowerPoint. ",
+	"Pensez à installer les polices de cette présentation (les liens sont sur la ",
+	"diapositive de conception",
+	")",
+}
+
+// TestTranslationKeepsRunStylesInTheFile: "Translate slides 2 and 18
+// into French" on career-tips.pptx. The model gets rewrite_text up
+// front, reads slide 2's runs with get_text_node_info (index, paragraph,
+// text, style summary), is told how many runs there are when it gives
+// too few, then translates slide 2's box run by run and slide 18's
+// "Yellow" card paragraph by paragraph. The exported slides keep the
+// bold heading and phrase (b="1"), the underlined link (u="sng" with its
+// hlinkClick) and the 12 pt description under the 16 pt heading.
+func TestTranslationKeepsRunStylesInTheFile(t *testing.T) {
+	base, blobs := careerTips(t)
+	runs, _ := json.Marshal(s279French)
+	got, srv := routedRun(t, base, "Translate slides 2 and 18 into French.", `
+steps:
+  - tool_calls: [{id: read, name: get_text_node_info, arguments: {nodeId: s2/79}}]
+  - tool_calls: [{id: short, name: rewrite_text, arguments: {nodeId: s2/79, runs: [MODIFIER DANS POWERPOINT®, Cliquez, Pensez]}}]
+  - tool_calls:
+      - {id: runs, name: rewrite_text, arguments: {nodeId: s2/79, runs: `+string(runs)+`}}
+      - {id: paras, name: rewrite_text, arguments: {nodeId: s18/324, paragraphs: [Jaune, "C’est la couleur de l’or, du beurre et des citrons mûrs."]}}
+  - tool_calls: [{name: submit}]
+`)
+	if toolDesc(srv, "rewrite_text") == "" {
+		t.Error("rewrite_text is not offered for a translation")
+	}
+	read := toolResult(t, srv, 1, "read")
+	for _, want := range []string{`"run":2,"paragraph":1,`, `"text":"\"Download as PowerPoint template\"","summary":"Inria Serif Light 16px bold #756F6F"`,
+		`"text":"Presentation design slide","summary":"Inria Serif Light 16px underline #413A3A link to slide s25"`, `"paragraphCount":4`} {
+		if !strings.Contains(read, want) {
+			t.Errorf("get_text_node_info does not show %s: %.1500s", want, read)
+		}
+	}
+	if r := toolResult(t, srv, 2, "short"); !strings.Contains(r, `node \"s2/79\" has 7 runs, runs has 3`) || !strings.Contains(r, `5 \"Presentation design slide\" (paragraph 2;`) {
+		t.Errorf("a short runs list is not explained: %s", r)
+	}
+	if r := toolResult(t, srv, 3, "runs"); !strings.Contains(r, `"unit":"runs","total":7,"rewritten":6`) {
+		t.Errorf("rewrite result: %s", r)
+	}
+	ix := scenegraph.NewIndex(got)
+	if n := ix.Node("s2/79"); !strings.HasPrefix(n.Characters, "MODIFIER DANS POWERPOINT®\nCliquez") {
+		t.Fatalf("s2/79 not translated: %q", n.Characters)
+	}
+
+	_, parts := exportParts(t, got, blobs)
+	name, xml := partWith(parts, "ppt/slides/", "Télécharger comme modèle PowerPoint")
+	if name == "" {
+		t.Fatal("no slide part holds the translation of slide 2")
+	}
+	for _, c := range []struct {
+		text      string
+		want, not []string
+	}{
+		{"MODIFIER DANS POWERPOINT®", []string{` b="1"`}, nil},
+		{"« Télécharger comme modèle PowerPoint »", []string{` b="1"`, ` sz="1200"`}, nil},
+		{"Cliquez sur le bouton sous l’aperçu qui indique ", []string{` sz="1200"`}, []string{` b="1"`}},
+		{"diapositive de conception", []string{` u="sng"`, `<a:hlinkClick `, `ppaction://hlinksldjump`}, []string{` b="1"`}},
+	} {
+		r := runXML(xml, c.text)
+		if r == "" {
+			t.Errorf("%s: no run holds %q", name, c.text)
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(r, w) {
+				t.Errorf("%s: the run %q lacks %s: %s", name, c.text, w, r)
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(r, w) {
+				t.Errorf("%s: the run %q has %s: %s", name, c.text, w, r)
+			}
+		}
+	}
+	name, xml = partWith(parts, "ppt/slides/", "citrons mûrs")
+	if name == "" {
+		t.Fatal("no slide part holds the translation of slide 18")
+	}
+	if r := runXML(xml, "Jaune"); !strings.Contains(r, ` b="1"`) || strings.Contains(r, ` sz="1200"`) {
+		t.Errorf("%s: the heading run is not the bold 16 pt one: %s", name, r)
+	}
+	if r := runXML(xml, "C’est la couleur de l’or, du beurre et des citrons mûrs."); !strings.Contains(r, ` sz="1200"`) || strings.Contains(r, ` b="1"`) {
+		t.Errorf("%s: the description run is not the regular 12 pt one: %s", name, r)
+	}
+}
+
+// TestWholeTextReplaceShowsTheJudgeLostRangeStyles: the same translation
+// done with set_text_content (a whole-text replace) flattens s2/79, and
+// the diff the judge model receives over HTTP says what was lost: the
+// regular sentences (the base style is bold, so all of it turned bold)
+// and the underlined, coloured link to slide 25.
+func TestWholeTextReplaceShowsTheJudgeLostRangeStyles(t *testing.T) {
+	d, _ := careerTips(t)
+	const instruction = "Translate the text on slide 2 into French."
+	dec := route.Heuristic(instruction, d)
+	text, err := route.Context(d, dec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat, _ := json.Marshal(strings.Join([]string{s279French[0], strings.Join(s279French[1:4], ""), strings.Join(s279French[4:], ""), ""}, "\n"))
+	a, srv := newAgent(t, `
+steps:
+  - model: agent-m
+    tool_calls: [{id: set, name: set_text_content, arguments: {nodeId: s2/79, text: `+string(flat)+`}}]
+  - model: agent-m
+    tool_calls: [{name: submit}]
+  - model: judge-m
+    text: '{"instruction_following_score": 3, "instruction_following_reason": "Translated, but the link and the plain sentences lost their styles."}'
+`)
+	got, out, _ := drive(t, a, agent.Input{Deck: d, Mode: string(dec.Mode), Context: text, Instruction: instruction}, 3)
+	if len(out.Errors) > 0 {
+		t.Fatalf("tool errors %+v", out.Errors)
+	}
+	j := &judge.Judge{LLM: a.LLM}
+	if _, err := j.IF(context.Background(), judge.IFInput{Instruction: instruction, Diff: diff.Compute(d, got).RoutedText(d, dec.TargetSlides)}); err != nil {
+		t.Fatal(err)
+	}
+	msgs := srv.RequestsFor("judge-m")[0].Chat.Messages
+	seen := msgs[len(msgs)-1].Content
+	for _, want := range []string{
+		`~ MODIFIED TEXT "Google Shape;79;p14" [s2/79]: range styles lost (the new text has fewer parts in their own style): `,
+		`regular weight on "Click on the button under the presentation preview that say…", ". You will get a .pptx file that you can edit in PowerPoint…", "Remember to download and install the fonts used in this pre…" (3 ranges -> 0)`,
+		`underline, colour #413A3A, link #s25 on "Presentation design slide" (1 range -> 0)`,
+	} {
+		if !strings.Contains(seen, want) {
+			t.Errorf("the judge was not shown %q:\n%s", want, seen)
+		}
+	}
+	if !strings.Contains(msgs[0].Content, `"range styles lost" entry`) {
+		t.Error("the judge's prompt does not say what a range styles entry means")
 	}
 }

@@ -101,6 +101,14 @@ func TestScopedToolsFollowTheTask(t *testing.T) {
 	if has(plain, "set_theme_fonts") || !has(theme, "set_theme_fonts") {
 		t.Errorf("theme tools: MICRO %v, SYSTEMIC %v", has(plain, "set_theme_fonts"), has(theme, "set_theme_fonts"))
 	}
+	for _, instr := range []string{"Translate slides 1-3 into German.", "Fix the typos on slide 4.", "Proofread the agenda.", "Put the subtitle in Spanish."} {
+		if !has(agent.ScopedTools(agent.Input{Mode: agent.ModeMicro, Context: "{}", Instruction: instr}), "rewrite_text") {
+			t.Errorf("%q does not offer rewrite_text", instr)
+		}
+	}
+	if has(plain, "rewrite_text") {
+		t.Error("a plain restyle offers rewrite_text")
+	}
 }
 
 // load_tools adds a tool's full schema to the next request, the loaded

@@ -288,6 +288,8 @@ func styleSummary(s sg.TypeStyle) string {
 		switch {
 		case s.Link.URL != "":
 			parts = append(parts, "link "+s.Link.URL)
+		case s.Link.NodeID != "":
+			parts = append(parts, "link to slide "+s.Link.NodeID)
 		default:
 			parts = append(parts, "link")
 		}
