@@ -67,7 +67,26 @@ type Steps struct {
 	// digests memoises slideDigests by snapshot ref.
 	digestMu sync.Mutex
 	digests  map[string]map[string]string
+
+	// decks memoises decoded snapshots by ref (see deck); deckBytes is
+	// the encoded size of those held, deckOrder their refs, oldest first.
+	deckMu    sync.Mutex
+	decks     map[string]memoDeck
+	deckOrder []string
+	deckBytes int
 }
+
+// memoDeck is one decoded snapshot and its encoded size in bytes.
+type memoDeck struct {
+	d    *scenegraph.Deck
+	size int
+}
+
+// maxDeckMemoBytes bounds the decoded snapshots Steps keeps, by the size
+// of their JSON (64 MiB: the baseline and working copies of a few
+// iterations of a 40-slide deck; a 1,000-slide deck's snapshots pass
+// through without evicting the rest more than needed).
+const maxDeckMemoBytes = 64 << 20
 
 // maxDigestSnapshots bounds Steps.digests: an iteration's step loop needs
 // its baseline and the last two working copies.
@@ -135,10 +154,45 @@ func (s *Steps) toolOptions() tools.Options {
 	return o
 }
 
+// A ref is the hash of its content, so its deck never changes: decoded
+// snapshots are memoised (at most maxDeckMemoBytes of their JSON, oldest
+// out first) and each call gets its own deep copy (scenegraph.Deck.Clone,
+// several times cheaper than decoding and validating the JSON again: one
+// agent step reads its baseline, working copy and previous copy). Only
+// decoded decks are memoised, so a deck is always what the store's bytes
+// decode to.
 func (s *Steps) deck(ctx context.Context, ref string) (*scenegraph.Deck, error) {
-	d, err := store.GetDeck(ctx, s.Store, ref)
+	s.deckMu.Lock()
+	m, ok := s.decks[ref]
+	s.deckMu.Unlock()
+	if ok {
+		return m.d.Clone(), nil
+	}
+	b, err := s.Store.Get(ctx, ref)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", ref, err)
+	}
+	d, err := scenegraph.Decode(b)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot %s: %w", ref, err)
+	}
+	if len(b) <= maxDeckMemoBytes/2 {
+		s.deckMu.Lock()
+		if _, ok := s.decks[ref]; !ok {
+			if s.decks == nil {
+				s.decks = map[string]memoDeck{}
+			}
+			for s.deckBytes+len(b) > maxDeckMemoBytes && len(s.deckOrder) > 0 {
+				old := s.deckOrder[0]
+				s.deckOrder = s.deckOrder[1:]
+				s.deckBytes -= s.decks[old].size
+				delete(s.decks, old)
+			}
+			s.decks[ref] = memoDeck{d: d.Clone(), size: len(b)}
+			s.deckOrder = append(s.deckOrder, ref)
+			s.deckBytes += len(b)
+		}
+		s.deckMu.Unlock()
 	}
 	return d, nil
 }
