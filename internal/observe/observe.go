@@ -31,6 +31,9 @@ const (
 	// counted by kind.
 	MaxListed   = 8
 	MaxResolved = 4
+	// MaxExisting is how many violations the slides already had at the
+	// start (and still have) are described; the rest are counted.
+	MaxExisting = 4
 	// MaxAnchorSlides is how many changed slides get their anchors listed.
 	MaxAnchorSlides = 2
 	// MaxAnchors is how many anchors one slide lists.
@@ -64,6 +67,11 @@ type Observation struct {
 	New      []string `json:"new,omitempty"`
 	NewKeys  []string `json:"newKeys,omitempty"`
 	Resolved []string `json:"resolved,omitempty"`
+	// Existing are the violations the measured slides had at the start
+	// and still have, described: they do not hold the gate, but an agent
+	// asked to fix the layout must know them (a relay model could not
+	// tell whether "2 at the start" were overlaps).
+	Existing []string `json:"existing,omitempty"`
 	// Passed is the submit gate: no violation the baseline did not have,
 	// but those waived (Input.Waived).
 	Passed bool `json:"passed"`
@@ -91,6 +99,9 @@ type Input struct {
 	Current, Base *render.Result
 	// Title heads the text ("After your changes", "Layout check").
 	Title string
+	// Asked: the slides were named by the agent (check_layout with
+	// slides), not found by comparing with the start.
+	Asked bool
 	// Waived are violation keys the critic waived because the instruction
 	// requires them: they do not hold the gate.
 	Waived map[string]string
@@ -129,6 +140,15 @@ func Build(in Input) Observation {
 	for _, v := range bySlide(in.Baseline, render.DeltaViol(base, cur)) {
 		o.Resolved = append(o.Resolved, judge.Describe(v))
 	}
+	atStart := map[string]bool{}
+	for _, v := range base {
+		atStart[v.Key] = true
+	}
+	for _, v := range bySlide(in.Cur, cur) {
+		if atStart[v.Key] {
+			o.Existing = append(o.Existing, judge.Describe(v))
+		}
+	}
 	o.Passed = len(fresh) == 0
 
 	var b strings.Builder
@@ -140,6 +160,8 @@ func Build(in Input) Observation {
 	switch {
 	case len(o.Slides) == 0:
 		b.WriteString("no slide differs from the start of this iteration.\n")
+	case in.Asked:
+		fmt.Fprintf(&b, "%s measured, as asked.\n", slideList(in.Cur, o.Slides))
 	default:
 		fmt.Fprintf(&b, "%s measured (the slides changed since this iteration began).\n", slideList(in.Cur, o.Slides))
 	}
@@ -155,6 +177,11 @@ func Build(in Input) Observation {
 	listed(&b, "New since the start (must be fixed before submit passes)", o.New, MaxListed)
 	listed(&b, "Resolved since the start", o.Resolved, MaxResolved)
 	listed(&b, "Waived, because the instruction requires them", o.Waived, MaxListed)
+	if in.Asked || len(o.New) == 0 {
+		// With new violations to fix, those come first; the old ones are
+		// listed when nothing new is pending or the agent asked.
+		listed(&b, "Already there at the start (they do not hold the gate; fix them only if the instruction asks)", o.Existing, MaxExisting)
+	}
 	if t := touchedText(in); t != "" {
 		b.WriteString(t)
 	}

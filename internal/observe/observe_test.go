@@ -142,3 +142,41 @@ func TestAnchorsPutTheViolatingSlideFirst(t *testing.T) {
 	}
 	t.Log(o.Text)
 }
+
+// check_layout on an unchanged career-tips slide 6 (the relay model's
+// "fix any overlaps on slide 6"): the observation says the slide was
+// measured as asked, not "changed since this iteration began", and
+// describes the violations it already had instead of only counting them.
+func TestCheckLayoutListsTheViolationsASlideAlreadyHas(t *testing.T) {
+	base, blobs, err := deckio.Load(shareddecks.PPTXFile(t, "career-tips.pptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	pool, err := render.NewPool(ctx, render.Options{Size: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	r, err := pool.Render(ctx, base, blobs, render.Request{Slides: []int{5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Violations) == 0 {
+		t.Fatal("career-tips slide 6 measures no violation (it has two low-contrast texts): the renderer changed")
+	}
+	o := observe.Build(observe.Input{Baseline: base, Prev: base, Cur: base, Current: r, Base: r, Title: "Layout check", Asked: true})
+	if !strings.Contains(o.Text, "slide 6 (s6) measured, as asked.") || strings.Contains(o.Text, "changed since this iteration began") {
+		t.Errorf("measured slides line:\n%s", o.Text)
+	}
+	if len(o.Existing) != len(r.Violations) || !strings.Contains(o.Text, "Already there at the start") {
+		t.Fatalf("%d existing described, %d measured:\n%s", len(o.Existing), len(r.Violations), o.Text)
+	}
+	for _, v := range r.Violations[:min(len(r.Violations), observe.MaxExisting)] {
+		if !strings.Contains(o.Text, v.Kind+" on slide") {
+			t.Errorf("violation kind %s not described:\n%s", v.Kind, o.Text)
+		}
+	}
+	t.Log(o.Text)
+}

@@ -435,7 +435,7 @@ func (s *Steps) Observe(ctx context.Context, in editloop.ObserveInput) (observe.
 	if err != nil {
 		return observe.Observation{}, fmt.Errorf("render the baseline %s: %w", in.BaselineRef, err)
 	}
-	return observe.Build(observe.Input{Baseline: baseline, Prev: prev, Cur: cur, Current: now, Base: before, Title: in.Title, Waived: in.Waived}), nil
+	return observe.Build(observe.Input{Baseline: baseline, Prev: prev, Cur: cur, Current: now, Base: before, Title: in.Title, Waived: in.Waived, Asked: in.Slides != nil}), nil
 }
 
 // putCalls stores calls as JSON and returns the ref.
