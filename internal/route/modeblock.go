@@ -9,9 +9,9 @@ func ModeBlock(mode Mode, slideCount int) string {
 	switch mode {
 	case Micro:
 		return `Context mode: MICRO_SPATIAL (targeted editing).
-The JSON below is the full scene graph of the target slide(s); every other slide is listed by id and name only.
+The JSON below is the full scene graph of the target slide(s); every other slide is listed by id and number (i), with its name when it has one.
 Each node's x, y, w, h is its box in px with x and y relative to its PARENT; a rotated node has rot (degrees clockwise about the box's centre) and x, y, w, h is its unrotated box. move_node and resize_node take these parent-relative values (for a rotated node, the unrotated box), so derive them from x/y, not from slide positions.
-Keys: t type, n name, txt characters, font "family size weight", runs per-character style overrides [s, e), fill/stroke colours "#RRGGBB" (=token when bound to a theme colour), kids children; a slide's notes are its speaker notes.
+Keys: t type, n name, i slide number, bg slide background, ph placeholder role (title, body, ...), txt characters, font "family size weight", color text colour, align horizontal alignment (left when absent), tstyle more text style (case, decoration, ls letter spacing, lh line height, sup/sub, v: vertical anchor, top when absent, link), runs per-character style overrides [s, e), paras one entry per paragraph ("ul" bulleted with its bullet, "ol" numbered, l1 indent level, sp before/after px, lh line spacing, bu bullet size and colour), textbox (autoresize mode, nowrap, inset top right bottom left px, cols), fill/stroke colours "#RRGGBB" (=token when bound to a theme colour), img picture fill, op opacity, fx effects, radius corner radius, flip mirrored, clip clips its children, layout auto-layout (mode gap pad top right bottom left, main/cross alignment), sizing FILL/HUG per axis, kids children; a slide's notes are its speaker notes.
 Every length and font size is in px (96 per inch; 1 pt = 4/3 px, so 18 pt = 24 px); tools take px numbers or strings such as "18pt".
 The whole deck is loaded: reference any node by id; use the get_* tools for slides not shown.`
 	case Macro:
