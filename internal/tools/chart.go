@@ -63,8 +63,10 @@ type chartLabelsArgs struct {
 	DataLabels *bool   `json:"dataLabels,omitempty" desc:"Show values on the bars, points or slices."`
 }
 
-// MaxChartPoints bounds the categories get_chart_data returns.
-const MaxChartPoints = 1000
+type chartReadArgs struct {
+	ChartID string `json:"chartId"`
+	page
+}
 
 type chartIDArg struct {
 	ChartID string `json:"chartId"`
@@ -296,29 +298,42 @@ func chartTools() []Tool {
 				return changed(n.ID), nil
 			}),
 		def(ModuleChart, "get_chart_data", true,
-			"Read a chart's type, categories, series (names, values, colours), legend and labels.",
-			func(e *Env, a *chartIDArg) (Result, error) {
-				n, err := e.chart(a.ChartID)
-				if err != nil {
-					return Result{}, err
-				}
-				// bounded like every read: at most MaxChartPoints categories
-				ch := *n.Chart
-				res := Result{}
-				if len(ch.Categories) > MaxChartPoints {
-					ch.Categories = ch.Categories[:MaxChartPoints]
-					ch.Series = slices.Clone(ch.Series)
-					for i := range ch.Series {
-						if len(ch.Series[i].Values) > MaxChartPoints {
-							ch.Series[i].Values = ch.Series[i].Values[:MaxChartPoints]
-						}
-					}
-					res.Warnings = []string{fmt.Sprintf("chart has %d categories; the first %d are shown", len(n.Chart.Categories), MaxChartPoints)}
-				}
-				res.Data = asData(map[string]any{"id": n.ID, "chart": &ch, "categories": len(n.Chart.Categories)})
-				return res, nil
-			}),
+			"Read a chart's type, categories, series (names, values, colours), legend and labels; categories and their values come as a page (limit categories, nextCursor for the rest).",
+			chartData),
 	}
+}
+
+// chartData is get_chart_data: the chart with its categories, and each
+// series' values, cut to one page of categories [lo, hi); total counts
+// the categories (or, for a chart without them, its longest series) and
+// nextCursor continues, as every list read does.
+func chartData(e *Env, a *chartReadArgs) (Result, error) {
+	n, err := e.chart(a.ChartID)
+	if err != nil {
+		return Result{}, err
+	}
+	ch := *n.Chart
+	total := len(ch.Categories)
+	for _, s := range ch.Series {
+		total = max(total, len(s.Values))
+	}
+	lo, hi, err := a.page.bounds(total)
+	if err != nil {
+		return Result{}, err
+	}
+	window := func(k int) (int, int) { return min(lo, k), min(hi, k) }
+	i, j := window(len(ch.Categories))
+	ch.Categories = slices.Clone(ch.Categories[i:j])
+	ch.Series = slices.Clone(ch.Series)
+	for k := range ch.Series {
+		i, j := window(len(ch.Series[k].Values))
+		ch.Series[k].Values = slices.Clone(ch.Series[k].Values[i:j])
+	}
+	out := map[string]any{"id": n.ID, "chart": &ch, "categories": len(n.Chart.Categories), "total": total}
+	if hi < total {
+		out["nextCursor"] = strconv.Itoa(hi)
+	}
+	return Result{Data: asData(out)}, nil
 }
 
 // tableData reads a table as chart data: the first row holds series names,

@@ -36,9 +36,67 @@ type reorderArgs struct {
 }
 
 type structureArgs struct {
-	SlideID string `json:"slideId,omitempty" desc:"One slide; default every slide (paged)."`
+	SlideID string `json:"slideId,omitempty" desc:"One slide; default every slide."`
 	Depth   int    `json:"depth,omitempty" min:"1" max:"8" desc:"Levels below the slide to show; default 3."`
 	page
+}
+
+// outlineNode is one item of get_page_structure: a node's summary and its
+// depth below its slide (0 for the slide).
+type outlineNode struct {
+	nodeSummary
+	Depth int `json:"depth"`
+}
+
+// pageStructure lists the outline of one slide or of every slide: the
+// nodes down to a.Depth levels below the slide, in document (pre-)order,
+// paged by nodes so that a slide or frame with thousands of children
+// returns at most a.Limit of them per call (ACE issue 17 item 9: a
+// 4,000-child Figma frame came back whole). Summaries are computed for
+// the page only.
+func pageStructure(e *Env, a *structureArgs) (Result, error) {
+	depth := a.Depth
+	if depth == 0 {
+		depth = 3
+	}
+	slidesIn := e.Deck.Slides
+	if a.SlideID != "" {
+		s, err := e.slide(a.SlideID)
+		if err != nil {
+			return Result{}, err
+		}
+		slidesIn = []*sg.Node{s}
+	}
+	type at struct {
+		n     *sg.Node
+		depth int
+	}
+	var order []at
+	var walk func(n *sg.Node, d int)
+	walk = func(n *sg.Node, d int) {
+		order = append(order, at{n, d})
+		if d < depth {
+			for _, c := range n.Children {
+				walk(c, d+1)
+			}
+		}
+	}
+	for _, s := range slidesIn {
+		walk(s, 0)
+	}
+	lo, hi, err := a.page.bounds(len(order))
+	if err != nil {
+		return Result{}, err
+	}
+	items := make([]outlineNode, 0, hi-lo)
+	for _, x := range order[lo:hi] {
+		items = append(items, outlineNode{nodeSummary: e.summary(x.n), Depth: x.depth})
+	}
+	pg := paged{Items: items, Total: len(order)}
+	if hi < len(order) {
+		pg.NextCursor = strconv.Itoa(hi)
+	}
+	return Result{Data: asData(pg)}, nil
 }
 
 type slideSel struct {
@@ -354,57 +412,8 @@ func slideTools() []Tool {
 				return Result{Data: d}, err
 			}),
 		def(ModuleSlide, "get_page_structure", true,
-			"Outline of one slide (or a page of slides): the node tree to a given depth with id, type, name, a text snippet and slide-space bounds. Deeper levels are summarised by child counts; use get_node_info to drill in.",
-			func(e *Env, a *structureArgs) (Result, error) {
-				depth := a.Depth
-				if depth == 0 {
-					depth = 3
-				}
-				slidesIn := e.Deck.Slides
-				if a.SlideID != "" {
-					s, err := e.slide(a.SlideID)
-					if err != nil {
-						return Result{}, err
-					}
-					slidesIn = []*sg.Node{s}
-				}
-				budget := MaxPage * 5 // nodes per response
-				type outline struct {
-					nodeSummary
-					Kids []*outline `json:"kids,omitempty"`
-				}
-				var build func(n *sg.Node, d int) *outline
-				build = func(n *sg.Node, d int) *outline {
-					budget--
-					o := &outline{nodeSummary: e.summary(n)}
-					if d < depth && budget > 0 {
-						for _, c := range n.Children {
-							if budget <= 0 {
-								break
-							}
-							o.Kids = append(o.Kids, build(c, d+1))
-						}
-					}
-					return o
-				}
-				lo, hi, err := a.page.bounds(len(slidesIn))
-				if err != nil {
-					return Result{}, err
-				}
-				var out []*outline
-				for _, s := range slidesIn[lo:hi] {
-					if budget <= 0 {
-						hi = lo + len(out)
-						break
-					}
-					out = append(out, build(s, 0))
-				}
-				pg := paged{Items: out, Total: len(slidesIn)}
-				if hi < len(slidesIn) {
-					pg.NextCursor = strconv.Itoa(hi)
-				}
-				return Result{Data: asData(pg)}, nil
-			}),
+			"Outline of one slide or the deck: its nodes to a given depth in document order (id, type, name, parentId, depth 0 = the slide, text snippet, slide bounds, child count; drill in with get_node_info), as a page of limit nodes.",
+			pageStructure),
 		def(ModuleSlide, "set_slide_background", false,
 			"Set the background of some or all slides: a solid colour, a theme colour, or a picture from the asset library (for gradients use set_gradient_fill on the slide).",
 			func(e *Env, a *backgroundArgs) (Result, error) {

@@ -4,14 +4,22 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 
 	sg "github.com/acecanvas/ace/internal/scenegraph"
 )
 
 type searchImagesArgs struct {
-	Query string `json:"query" minLength:"1" desc:"Words to match against file names and tags (local library) or photo descriptions (Unsplash)."`
-	Limit int    `json:"limit,omitempty" min:"1" max:"30" desc:"Default 10."`
+	Query  string `json:"query" minLength:"1" desc:"Words to match against file names and tags (local library) or photo descriptions (Unsplash)."`
+	Limit  int    `json:"limit,omitempty" min:"1" max:"30" desc:"Hits per page; default 10."`
+	Cursor string `json:"cursor,omitempty" desc:"nextCursor from the previous page."`
 }
+
+// MaxStockHits is how many hits, best first, one search_stock_images
+// query considers; its pages are cut from them, so every page of a query
+// reports the same total.
+const MaxStockHits = 60
 
 type insertStockArgs struct {
 	place
@@ -24,17 +32,25 @@ type insertStockArgs struct {
 func unsplashTools() []Tool {
 	return []Tool{
 		def(ModuleUnsplash, "search_stock_images", true,
-			"Search the image library: the organization's asset directory (logos, stock photos; by file name and tags) and, when configured, Unsplash. Returns ids, names, tags, pixel sizes and the credit line to show.",
+			"Search the image library: the organization's asset directory (logos, stock photos; by file name and tags) and, when configured, Unsplash. Returns a page of ids, names, tags, pixel sizes and the credit line to show.",
 			func(e *Env, a *searchImagesArgs) (Result, error) {
-				limit := a.Limit
-				if limit == 0 {
-					limit = 10
+				p := page{Limit: a.Limit, Cursor: a.Cursor}
+				if p.Limit == 0 {
+					p.Limit = 10
 				}
-				hits, err := e.assets().Search(context.Background(), a.Query, limit)
+				hits, err := e.assets().Search(context.Background(), a.Query, MaxStockHits)
 				if err != nil {
 					return Result{}, err
 				}
-				return Result{Data: asData(map[string]any{"query": a.Query, "items": hits})}, nil
+				lo, hi, err := p.bounds(len(hits))
+				if err != nil {
+					return Result{}, err
+				}
+				out := map[string]any{"query": a.Query, "items": slices.Clip(hits[lo:hi]), "total": len(hits)}
+				if hi < len(hits) {
+					out["nextCursor"] = strconv.Itoa(hi)
+				}
+				return Result{Data: asData(out)}, nil
 			}),
 		def(ModuleUnsplash, "insert_stock_image", false,
 			"Insert a photo from the image library (by id from search_stock_images, or the best match for a query) as an IMAGE node, covering the given box (FILL) or fitting inside it (FIT). Alt text defaults to the photo's description; the credit line is returned as a warning to place if required.",
