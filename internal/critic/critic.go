@@ -33,6 +33,9 @@ type Critic struct {
 type Slide struct {
 	ID    string `json:"id"`
 	Title string `json:"title,omitempty"`
+	// Untitled: Title is the slide's first text, not a title
+	// placeholder's, in a deck that has title placeholders elsewhere.
+	Untitled bool `json:"untitled,omitempty"`
 }
 
 // TurnInput is everything one critic turn reads.
@@ -261,7 +264,11 @@ func slideList(slides []Slide) string {
 			if r := []rune(t); len(r) > 60 {
 				t = string(r[:59]) + "…"
 			}
-			fmt.Fprintf(&b, " %q", t)
+			if s.Untitled {
+				fmt.Fprintf(&b, " (no title; first text %q)", t)
+			} else {
+				fmt.Fprintf(&b, " %q", t)
+			}
 		}
 		b.WriteString("\n")
 	}

@@ -43,18 +43,27 @@ Answer with only this JSON object:
 {"mode": "MICRO_SPATIAL" | "MACRO_PROGRAMMATIC" | "SYSTEMIC_TOKEN", "target_slides": [1, 5], "reason": "<one sentence>"}`
 
 // UserPrompt is the router's user message: the instruction and the
-// presentation summary, one line per slide with its name, title and what it
-// holds (SlideSummary.String: tables with their size, charts with their
+// presentation summary, one line per slide with its name, title (marked
+// as the slide's first text when a deck with title placeholders has none
+// on that slide) and what it holds (SlideSummary.String: tables with their size, charts with their
 // type, pictures, SmartArt, equations, notes), so references by content
 // route without the scene graph.
 func UserPrompt(instruction string, d *scenegraph.Deck) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Instruction: %s\n\nPresentation: %d slide(s)\n", instruction, len(d.Slides))
+	titled := d.UsesTitlePlaceholders()
 	for i, s := range d.Slides {
 		if s == nil {
 			continue
 		}
-		b.WriteString(Summarize(s, i).String())
+		sum := Summarize(s, i)
+		if titled {
+			// "every slide title on slides 5-8" must not count slide 5's
+			// quotation as its title (a relay model's tryout).
+			_, isTitle := s.TitleText()
+			sum.Untitled = !isTitle
+		}
+		b.WriteString(sum.String())
 		b.WriteByte('\n')
 		if i == 499 && len(d.Slides) > 500 {
 			fmt.Fprintf(&b, "... %d more slides\n", len(d.Slides)-500)

@@ -164,3 +164,21 @@ func TestLLMRouterSeesSlideContents(t *testing.T) {
 		t.Errorf("sld-notes.pptx: %d slides marked with notes, want 1", n)
 	}
 }
+
+// TestRouterMarksUntitledSlides: in career-tips, whose slides mostly have
+// title placeholders, slide 5 (a quotation in a body box) is listed as
+// having no title, its first text given as such, so "every slide title
+// on slides 5-8" does not read the quotation as a title; blockchain-pitch
+// has no title placeholder at all and lists first texts plainly.
+func TestRouterMarksUntitledSlides(t *testing.T) {
+	up := UserPrompt("x", loadRealDeck(t, "career-tips.pptx"))
+	if !strings.Contains(up, "\n5. (no title; first text \"Quotations are commonly") {
+		t.Errorf("slide 5 not marked untitled:\n%s", up)
+	}
+	if !strings.Contains(up, "\n6. This is a slide title") {
+		t.Errorf("slide 6's title placeholder is not its title:\n%s", up)
+	}
+	if b := UserPrompt("x", loadRealDeck(t, "blockchain-pitch.pptx")); strings.Contains(b, "no title;") {
+		t.Errorf("a deck without title placeholders marks its slides:\n%s", b)
+	}
+}

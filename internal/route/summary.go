@@ -16,6 +16,9 @@ type SlideSummary struct {
 	Num   int    // 1-based position
 	Name  string // meaningful slide name, "" when it only restates the position
 	Title string // title placeholder text, else the first text; whitespace folded
+	// Untitled: Title is only the slide's first text, in a deck whose
+	// other slides have title placeholders (set by UserPrompt).
+	Untitled bool
 	// Tables are "rows x columns" per table, in paint order.
 	Tables []string
 	// Charts are the chart types in lower case ("pie", "column").
@@ -101,11 +104,14 @@ func (s SlideSummary) String() string {
 	if s.Name != "" {
 		b.WriteString(s.Name + ": ")
 	}
-	title := clip(s.Title, 80)
-	if title == "" {
-		title = "(no title)"
+	switch title := clip(s.Title, 80); {
+	case title == "":
+		b.WriteString("(no title)")
+	case s.Untitled:
+		fmt.Fprintf(&b, "(no title; first text %q)", title)
+	default:
+		b.WriteString(title)
 	}
-	b.WriteString(title)
 	if len(s.Tables) > 0 {
 		b.WriteString(" | " + plural(len(s.Tables), "table") + " " + strings.Join(s.Tables, ", "))
 	}

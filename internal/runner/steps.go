@@ -923,8 +923,10 @@ func (s *Steps) Waive(ctx context.Context, in editloop.WaiveInput) (editloop.Wai
 // .pptx slide has no name, so the name left every title blank).
 func criticSlides(d *scenegraph.Deck) []critic.Slide {
 	out := make([]critic.Slide, len(d.Slides))
+	titled := d.UsesTitlePlaceholders()
 	for i, sl := range d.Slides {
-		out[i] = critic.Slide{ID: sl.ID, Title: sl.SlideTitle()}
+		title, isTitle := sl.TitleText()
+		out[i] = critic.Slide{ID: sl.ID, Title: title, Untitled: titled && !isTitle && title != ""}
 	}
 	return out
 }

@@ -150,3 +150,19 @@ func (s *Node) TitleText() (text string, isTitle bool) {
 	}
 	return first, false
 }
+
+// UsesTitlePlaceholders reports whether any slide's title comes from a
+// title placeholder (Node.TitleText). A deck that has none (Google
+// Slides exports often use plain text boxes) has its first texts as
+// titles in all but name; a deck that has some has real untitled slides.
+func (d *Deck) UsesTitlePlaceholders() bool {
+	for _, s := range d.Slides {
+		if s == nil {
+			continue
+		}
+		if _, ok := s.TitleText(); ok {
+			return true
+		}
+	}
+	return false
+}
