@@ -443,3 +443,19 @@ func TestSlideFramePositionIsIgnored(t *testing.T) {
 		t.Fatalf("slide frame x/y must be ignored (ACE App. E.4): %v", kinds(d))
 	}
 }
+
+// An added text says what it looks like (family, size, weight, colour):
+// without images the judge could not tell a bold blue takeaway from a
+// plain grey one (a relay model's tryout).
+func TestAddedTextCarriesItsStyle(t *testing.T) {
+	a := sample()
+	b := a.Clone()
+	n := text("n1", "Takeaway", "Start simple", 100, 600)
+	n.Style.FontWeight = 700
+	n.Style.Fills = []scenegraph.Paint{scenegraph.Solid(scenegraph.MustHex("#194297"))}
+	b.Slides[1].Children = append(b.Slides[1].Children, n)
+	out := Compute(a, b).Text(nil)
+	if !strings.Contains(out, `+ ADDED TEXT "Takeaway" [n1]: added "Start simple" [Inter 24px bold #194297] at (100,600`) {
+		t.Fatalf("the added text's line lacks its style:\n%s", out)
+	}
+}

@@ -23,6 +23,9 @@ type NodeSummary struct {
 	Chart string `json:"chart,omitempty"`
 	Table string `json:"table,omitempty"`
 	Notes string `json:"notes,omitempty"`
+	// Style is a text node's style (textStyleDesc): what an added text
+	// looks like, which the judge cannot see without images.
+	Style string `json:"style,omitempty"`
 }
 
 func (w *walker) summary(ix *scenegraph.Index, n *scenegraph.Node) NodeSummary {
@@ -37,6 +40,9 @@ func (w *walker) summary(ix *scenegraph.Index, n *scenegraph.Node) NodeSummary {
 		if r := round2(t.Rotation()); r != 0 {
 			s.Rotation = r
 		}
+	}
+	if strings.TrimSpace(n.Characters) != "" {
+		s.Style = textStyleDesc(n)
 	}
 	if n.Chart != nil {
 		s.Chart = chartSummary(n.Chart)
@@ -64,6 +70,9 @@ func (w *walker) summaryLine(ix *scenegraph.Index, n *scenegraph.Node) string {
 	}
 	if s.Text != "" {
 		fmt.Fprintf(&b, " %q", s.Text)
+	}
+	if s.Style != "" {
+		fmt.Fprintf(&b, " [%s]", s.Style)
 	}
 	if s.Box != nil {
 		fmt.Fprintf(&b, " at %s", s.Box)

@@ -169,29 +169,7 @@ func snapshotLine(ix *scenegraph.Index, n *scenegraph.Node) string {
 	text := strings.Join(strings.Fields(normText(n.Characters)), " ")
 	switch {
 	case text != "":
-		st := n.StyleAt(0)
-		font := st.FontFamily
-		if font == "" {
-			font = "theme font"
-		}
-		desc := fmt.Sprintf("%s %gpx", font, round2(st.FontSize))
-		if st.Bold() {
-			desc += " bold"
-		}
-		if st.Italic != nil && *st.Italic {
-			desc += " italic"
-		}
-		align := st.TextAlignHorizontal
-		if len(n.Paragraphs) > 0 && n.Paragraphs[0].Align != "" {
-			align = n.Paragraphs[0].Align
-		}
-		if align != "" {
-			desc += " " + align
-		}
-		if c, ok := textColor(&st).(scenegraph.Color); ok {
-			desc += " " + c.Hex()
-		}
-		return fmt.Sprintf("%s: %q [%s] at %s", head, clip(text, 100), desc, box)
+		return fmt.Sprintf("%s: %q [%s] at %s", head, clip(text, 100), textStyleDesc(n), box)
 	case n.Type == scenegraph.TypeTableCell:
 		if len(n.Fills) == 0 {
 			return ""
@@ -294,4 +272,34 @@ func ranges(ns []int) string {
 		i = j + 1
 	}
 	return strings.Join(parts, ", ")
+}
+
+// textStyleDesc is the style of a text node's first character as the
+// judge reads it: "Inter 24px bold italic CENTER #222222" (family, or
+// "theme font"; size in px; weight and slant when set; the first
+// paragraph's alignment; the solid text colour).
+func textStyleDesc(n *scenegraph.Node) string {
+	st := n.StyleAt(0)
+	font := st.FontFamily
+	if font == "" {
+		font = "theme font"
+	}
+	desc := fmt.Sprintf("%s %gpx", font, round2(st.FontSize))
+	if st.Bold() {
+		desc += " bold"
+	}
+	if st.Italic != nil && *st.Italic {
+		desc += " italic"
+	}
+	align := st.TextAlignHorizontal
+	if len(n.Paragraphs) > 0 && n.Paragraphs[0].Align != "" {
+		align = n.Paragraphs[0].Align
+	}
+	if align != "" {
+		desc += " " + align
+	}
+	if c, ok := textColor(&st).(scenegraph.Color); ok {
+		desc += " " + c.Hex()
+	}
+	return desc
 }
