@@ -191,6 +191,20 @@ func (e *Env) reID(n *scenegraph.Node) map[string]string {
 	return m
 }
 
+// reIDKeepingSources is reID for a duplicated slide: every node gets a
+// fresh id but keeps the Source of the node it copies, so that export
+// writes the copy from the original slide's XML, with what the scene graph
+// does not model (SmartArt, placeholders of graphic frames, connector
+// ends, extLst data) as the original has it. The ids tell export the copy
+// from the imported slide.
+func (e *Env) reIDKeepingSources(n *scenegraph.Node) {
+	var srcs []*scenegraph.Source
+	n.Walk(func(c, _ *scenegraph.Node, _ int) bool { srcs = append(srcs, c.Source); return true })
+	e.reID(n)
+	i := 0
+	n.Walk(func(c, _ *scenegraph.Node, _ int) bool { c.Source = srcs[i]; i++; return true })
+}
+
 // assets returns the configured image provider.
 func (e *Env) assets() assets.Provider {
 	if e.Opts.Assets != nil {

@@ -318,7 +318,7 @@ func slideTools() []Tool {
 				}
 				_, i := e.Deck.SlideByID(s.ID)
 				c := s.Clone()
-				e.reID(c)
+				e.reIDKeepingSources(c)
 				at := i + 1
 				if a.Index != nil {
 					at = *a.Index

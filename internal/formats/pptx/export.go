@@ -37,7 +37,10 @@ func Export(d *sg.Deck, assets sg.AssetSource) ([]byte, error) {
 // slides are removed with their relationships, new ones get fresh shape ids
 // and new slides use the layout named by Slide.Layout (else one that fits
 // their placeholders, see layoutFor) and get a notes slide for their
-// speaker notes; slide order updates p:sldIdLst; new media get
+// speaker notes; a copy of an imported slide (duplicate_slide keeps the
+// Source of what it copies) is that slide's XML under a new part name,
+// with its own notes slide, charts and diagrams, patched where the copy
+// differs (copySlide); slide order updates p:sldIdLst; new media get
 // relationships and content types. Unknown parts
 // (comments, notes, custom XML, embedded fonts) pass through. Changed
 // palette or font tokens are written into the theme; changed speaker notes
@@ -127,29 +130,48 @@ type plannedSlide struct {
 	node *sg.Node
 	si   *slideInfo // nil for a new slide
 	part string
+	// copy, for a new slide that copies an imported one (duplicate_slide
+	// keeps the Source of what it copied): that slide's XML, cloned
+	// before any edit, to be written under part (see copySlide).
+	copy *slideCopy
 }
 
 func (ex *exporter) run() error {
 	im := ex.im
-	used := map[string]bool{}
-	var plan []plannedSlide
 	for i, s := range ex.d.Slides {
 		if s == nil {
 			return fmt.Errorf("export: slide %d is nil", i)
 		}
-		var si *slideInfo
+	}
+	owner := ex.slideOwners()
+	used := map[string]bool{}
+	var plan []plannedSlide
+	for _, s := range ex.d.Slides {
+		var si, orig *slideInfo
 		if s.Source != nil && s.Source.Format == "pptx" {
-			if cand, ok := im.bySlide[s.Source.Part]; ok && !used[cand.part] {
-				si = cand
-				used[cand.part] = true
+			if cand, ok := im.bySlide[s.Source.Part]; ok {
+				if owner[cand.part] == s {
+					si = cand
+					used[cand.part] = true
+				} else if !cand.stub {
+					orig = cand
+				}
 			}
 		}
 		ps := plannedSlide{node: s, si: si}
 		if si != nil {
 			ps.part = si.part
+			if s.ID != si.node.ID && !si.stub {
+				// The imported slide is gone and a copy of it takes its
+				// part: the copy's nodes find their elements by Source.
+				ex.adoptShapes(si, si, s, nil)
+			}
 		} else {
 			ps.part = ex.out.freeName("ppt/slides", "slide", ".xml")
 			ex.out.put(ps.part, nil) // reserve the name
+			if orig != nil {
+				ps.copy = ex.cloneSlide(orig, s, ps.part)
+			}
 		}
 		ex.slidePart[s.ID] = ps.part
 		plan = append(plan, ps)
@@ -169,7 +191,9 @@ func (ex *exporter) run() error {
 	}
 	for _, ps := range plan {
 		var err error
-		if ps.si == nil {
+		if ps.copy != nil {
+			err = ex.copySlide(ps.copy, ps.node)
+		} else if ps.si == nil {
 			err = ex.newSlide(ps.node, ps.part)
 		} else if !ps.si.stub && (sg.NodeDigest(ps.node) != ps.node.Source.Digest || ps.node.Source.Digest != ps.si.node.Source.Digest) {
 			err = ex.patchSlide(ps.si, ps.node)

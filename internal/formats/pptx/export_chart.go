@@ -78,25 +78,9 @@ func (ex *exporter) copyChart(src string, w *writer, n *sg.Node) (string, error)
 		if r.External || r.Type == relImage || renamed[r.Target] != "" || !ex.im.p.has(r.Target) {
 			continue
 		}
-		data, err := ex.im.p.read(r.Target)
+		np, err := ex.copyPart(r.Target)
 		if err != nil {
 			return "", err
-		}
-		dir, file := path.Split(r.Target)
-		ext := path.Ext(file)
-		base := strings.TrimRight(strings.TrimSuffix(file, ext), "0123456789")
-		np := ex.out.freeName(strings.TrimSuffix(dir, "/"), base, ext)
-		ex.out.put(np, data)
-		if ct := ex.overrideType(r.Target); ct != "" {
-			ex.out.ctOver[np] = ct
-		}
-		if rp := relsPart(r.Target); ex.im.p.has(rp) {
-			// Same folder, so the part's relative targets still resolve.
-			rb, err := ex.im.p.read(rp)
-			if err != nil {
-				return "", err
-			}
-			ex.out.put(relsPart(np), rb)
 		}
 		renamed[r.Target] = np
 	}
@@ -125,6 +109,44 @@ func (ex *exporter) copyChart(src string, w *writer, n *sg.Node) (string, error)
 		wb = renamed[t]
 	}
 	return cp, ex.writeChart(src, cp, w, n.Chart, orig, wb)
+}
+
+// copyPart writes part src of the original package byte for byte under a
+// new name in its folder (chart2.xml -> chart<N>.xml, N above every
+// number there), with its content type and its relationships part, whose
+// relative targets still resolve from the same folder. Returns the new
+// name.
+func (ex *exporter) copyPart(src string) (string, error) {
+	data, err := ex.im.p.read(src)
+	if err != nil {
+		return "", err
+	}
+	dir, file := path.Split(src)
+	ext := path.Ext(file)
+	base := strings.TrimRight(strings.TrimSuffix(file, ext), "0123456789")
+	np := ex.out.freeName(strings.TrimSuffix(dir, "/"), base, ext)
+	ex.out.put(np, data)
+	if ct := ex.overrideType(src); ct != "" {
+		ex.out.ctOver[np] = ct
+	}
+	if rp := relsPart(src); ex.im.p.has(rp) {
+		rb, err := ex.im.p.read(rp)
+		if err != nil {
+			return "", err
+		}
+		ex.out.put(relsPart(np), rb)
+		// Edits to the copy's relationships start from these.
+		doc, err := parseXML(rp, rb, xmlLimits{maxDepth: ex.im.p.lim.MaxXMLDepth})
+		if err != nil {
+			return "", err
+		}
+		rels, err := ex.im.p.relsOf(src)
+		if err != nil {
+			return "", err
+		}
+		ex.out.setRels(np, doc, append([]rel(nil), rels...))
+	}
+	return np, nil
 }
 
 // writeChart writes chart part dst from the bytes of the original part

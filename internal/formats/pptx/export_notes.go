@@ -131,7 +131,11 @@ func (ex *exporter) notesMaster() (string, error) {
 }
 
 // notesMasterDoc parses a notes master, original or generated.
-func (ex *exporter) notesMasterDoc(part string) (*xnode, error) {
+func (ex *exporter) notesMasterDoc(part string) (*xnode, error) { return ex.partDoc(part) }
+
+// partDoc parses a part as export has written it so far: a new or
+// rewritten part from its bytes, else the original's.
+func (ex *exporter) partDoc(part string) (*xnode, error) {
 	if b, ok := ex.out.data[part]; ok {
 		return parseXML(part, b, xmlLimits{maxDepth: ex.im.p.lim.MaxXMLDepth})
 	}

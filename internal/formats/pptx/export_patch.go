@@ -498,10 +498,16 @@ func (ex *exporter) patchTable(si *slideInfo, w *writer, info *shapeInfo, n *sg.
 	if n.Table == nil || o.Table == nil || tbl == nil {
 		return nil
 	}
+	// Cells are known by the cell they were imported as (a copied
+	// slide's cells have ids of their own); a new cell by its id.
 	cellKey := func(ns []*sg.Node) string {
 		var b strings.Builder
 		for _, c := range ns {
-			b.WriteString(c.ID + jsonOf(c.Cell) + ";")
+			id := c.ID
+			if ci := ex.im.shapes[c.ID]; ci != nil && ci.kind == "tc" {
+				id = ci.node.ID
+			}
+			b.WriteString(id + jsonOf(c.Cell) + ";")
 		}
 		return b.String()
 	}
@@ -854,7 +860,7 @@ func (ex *exporter) notes(si *slideInfo, s *sg.Node) {
 		}
 		return
 	}
-	doc, err := ex.im.p.xml(si.notes)
+	doc, err := ex.partDoc(si.notes)
 	if err != nil {
 		ex.warn(si.notes, "notes not updated: %v", err)
 		return

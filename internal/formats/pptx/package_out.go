@@ -75,20 +75,30 @@ type relsEdit struct {
 	removed map[string]bool
 	added   []rel
 	next    int
+	// retargeted is set when an entry of doc points elsewhere now.
+	retargeted bool
 }
 
 func (o *outPkg) relsFor(part string) *relsEdit {
 	if r, ok := o.rels[part]; ok {
 		return r
 	}
-	r := &relsEdit{part: part, removed: map[string]bool{}, next: 1}
+	var doc *xnode
+	var rels []rel
 	rp := relsPart(part)
 	if o.orig.has(rp) {
-		if doc, err := o.orig.xml(rp); err == nil {
-			r.doc = doc
-			r.rels, _ = o.orig.relsOf(part)
+		if d, err := o.orig.xml(rp); err == nil {
+			doc = d
+			rels, _ = o.orig.relsOf(part)
 		}
 	}
+	return o.setRels(part, doc, rels)
+}
+
+// setRels starts the relationships of part from doc, its parsed .rels,
+// holding rels (targets resolved; nil doc for none).
+func (o *outPkg) setRels(part string, doc *xnode, rels []rel) *relsEdit {
+	r := &relsEdit{part: part, doc: doc, rels: rels, removed: map[string]bool{}, next: 1}
 	for _, x := range r.rels {
 		if n, err := strconv.Atoi(strings.TrimPrefix(x.ID, "rId")); err == nil && n >= r.next {
 			r.next = n + 1
@@ -96,6 +106,24 @@ func (o *outPkg) relsFor(part string) *relsEdit {
 	}
 	o.rels[part] = r
 	return r
+}
+
+// retarget points relationship id at target (a part name).
+func (r *relsEdit) retarget(id, target string) {
+	for i := range r.rels {
+		if r.rels[i].ID == id && !r.rels[i].External {
+			r.rels[i].Target = target
+		}
+	}
+	if r.doc == nil {
+		return
+	}
+	for _, e := range r.doc.root().all(nsRels, "Relationship") {
+		if e.av("Id") == id {
+			e.setAttr("Target", relativeTarget(r.part, target))
+			r.retargeted = true
+		}
+	}
 }
 
 // add returns the id of a relationship to target (a part name, or a URL when
@@ -112,9 +140,18 @@ func (r *relsEdit) add(typ, target string, external bool) string {
 	return id
 }
 
+// addID adds a relationship under a given id (one copied from another
+// part, which its XML names), keeping later ids above it.
+func (r *relsEdit) addID(id, typ, target string, external bool) {
+	r.added = append(r.added, rel{ID: id, Type: typ, Target: target, External: external})
+	if n, err := strconv.Atoi(strings.TrimPrefix(id, "rId")); err == nil && n >= r.next {
+		r.next = n + 1
+	}
+}
+
 func (r *relsEdit) remove(id string) { r.removed[id] = true }
 
-func (r *relsEdit) changed() bool { return len(r.added) > 0 || len(r.removed) > 0 }
+func (r *relsEdit) changed() bool { return len(r.added) > 0 || len(r.removed) > 0 || r.retargeted }
 
 func (r *relsEdit) live() []rel {
 	var out []rel

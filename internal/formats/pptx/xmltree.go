@@ -311,6 +311,21 @@ func (n *xnode) parentIn(root *xnode) *xnode {
 	return nil
 }
 
+// clone returns a deep copy of the tree under n and records, in m, the
+// copy of every node. The copies keep the source bytes (shared, never
+// written to), so an untouched copy serializes exactly as n did; edits to
+// the copy leave n as it was.
+func (n *xnode) clone(m map[*xnode]*xnode) *xnode {
+	c := *n
+	c.attrs = append([]xattr(nil), n.attrs...)
+	c.kids = make([]*xnode, len(n.kids))
+	for i, k := range n.kids {
+		c.kids[i] = k.clone(m)
+	}
+	m[n] = &c
+	return &c
+}
+
 // markDirty marks n dirty so it is re-serialized from its fields.
 func (n *xnode) markDirty() { n.dirty = true }
 
