@@ -6,9 +6,12 @@ import (
 	"image/color"
 	"image/png"
 	"math"
+	"os"
 	"testing"
 
 	sg "github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/shareddecks"
+	"github.com/acecanvas/ace/internal/tools"
 )
 
 func tinyPNG(t *testing.T) []byte {
@@ -178,4 +181,56 @@ func editTableReport(t *testing.T, d *sg.Deck, blobs sg.Blobs) (ns, deleted *sg.
 	}
 	d.Slides = append(d.Slides, ns)
 	return ns, deleted, ref, rotated
+}
+
+// TestEmptyCellKeepsItsTextColour: python-pptx's tbl-cell.pptx
+// (PowerPoint-made) has empty table cells, a paragraph holding only
+// a:endParaRPr. set_table_cells gives every cell of its first table a text
+// colour; export and import again: the empty cells read back with that
+// colour (in a:endParaRPr, where PowerPoint keeps the style of text typed
+// there), as the cells with text do.
+func TestEmptyCellKeepsItsTextColour(t *testing.T) {
+	data, err := os.ReadFile(shareddecks.PythonPPTX(t, "tbl-cell.pptx")[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, blobs, err := Import(data, "tbl-cell.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := d.Slides[0].Find(func(n *sg.Node) bool { return n.Type == sg.TypeTable })
+	if table == nil {
+		t.Fatal("no table on slide 1")
+	}
+	var cells []map[string]any
+	empty := 0
+	for _, c := range table.Children {
+		cells = append(cells, map[string]any{"row": c.Cell.Row, "column": c.Cell.Column, "textColor": "#5B2A86"})
+		if c.Characters == "" {
+			empty++
+		}
+	}
+	if empty == 0 || empty == len(cells) {
+		t.Fatalf("%d of %d cells empty; the test needs both kinds", empty, len(cells))
+	}
+	ed, _, err := tools.Apply(d, []tools.Call{call(t, "set_table_cells", "", map[string]any{"tableId": table.ID, "cells": cells})}, tools.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Export(ed, blobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := Import(out, "out.pptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := back.Slides[0].Find(func(n *sg.Node) bool { return n.Type == sg.TypeTable })
+	want := sg.MustHex("#5B2A86")
+	for _, c := range got.Children {
+		st := c.StyleAt(0)
+		if len(st.Fills) != 1 || st.Fills[0].Color == nil || !st.Fills[0].Color.Near(want, 0.002) {
+			t.Errorf("cell %d,%d (%q) reads back with text fills %+v, want #5B2A86", c.Cell.Row, c.Cell.Column, c.Characters, st.Fills)
+		}
+	}
 }

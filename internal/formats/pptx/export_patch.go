@@ -578,6 +578,11 @@ func (ex *exporter) patchText(w *writer, txBody *xnode, n, o *sg.TextContent) {
 			for i := 0; same && i < nl; i++ {
 				same = styleKey(n.StyleAt(nOff[k]+i)) == styleKey(o.StyleAt(oOff[k]+i))
 			}
+			if nl == 0 {
+				// An empty paragraph's style is its a:endParaRPr's (a
+				// recoloured empty table cell).
+				same = styleKey(n.StyleAt(nOff[k])) == styleKey(o.StyleAt(oOff[k]))
+			}
 			if same {
 				paras = append(paras, ps[k])
 				continue
@@ -631,7 +636,18 @@ func (ex *exporter) patchText(w *writer, txBody *xnode, n, o *sg.TextContent) {
 			}
 			s = e
 		}
-		if ep := tmpl.child(nsA, "endParaRPr"); ep != nil {
+		// The paragraph's end takes the style of its last character, as
+		// PowerPoint keeps it (what text typed there will look like).
+		ep := tmpl.child(nsA, "endParaRPr")
+		end := n.StyleAt(nOff[k] + max(nl-1, 0))
+		oldEnd := end
+		if tk >= 0 {
+			oldEnd = o.StyleAt(oOff[tk] + max(utf8.RuneCountInString(oLines[min(tk, len(oLines)-1)])-1, 0))
+		}
+		switch {
+		case styleKey(end) != styleKey(oldEnd):
+			b.WriteString(patchProps(w, "endParaRPr", ep, oldEnd, end))
+		case ep != nil:
 			b.Write(ep.bytes())
 		}
 		b.WriteString("</a:p>")
@@ -736,7 +752,13 @@ func runAt(p *xnode, s int) (*xnode, int) {
 // patchRPr copies a run's a:rPr and rewrites the attributes and children
 // whose effective value changed from old to st.
 func patchRPr(w *writer, tmpl *xnode, old, st sg.TypeStyle) string {
-	el := &xnode{kind: kElem, prefix: "a", local: "rPr", ns: nsA, dirty: true}
+	return patchProps(w, "rPr", tmpl, old, st)
+}
+
+// patchProps is patchRPr for any CT_TextCharacterProperties element
+// (a:rPr, a:endParaRPr; ECMA-376 §21.1.2.3.9), named local.
+func patchProps(w *writer, local string, tmpl *xnode, old, st sg.TypeStyle) string {
+	el := &xnode{kind: kElem, prefix: "a", local: local, ns: nsA, dirty: true}
 	if tmpl != nil {
 		el.prefix = tmpl.prefix
 		el.attrs = append([]xattr(nil), tmpl.attrs...)
