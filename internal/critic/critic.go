@@ -43,6 +43,9 @@ type TurnInput struct {
 	// Turn is the 1-based turn (iteration) number.
 	Turn        int    `json:"turn"`
 	Instruction string `json:"instruction"`
+	// Account is the agent's own account of its edit (its submit
+	// summary), a claim the checks weigh against the diff; "" for none.
+	Account string `json:"account,omitempty"`
 	// Diff is the JsonDiff text of origin -> current with the origin's
 	// snapshot, as the IF judge gets it (diff.Diff.Text(origin)).
 	Diff string `json:"diff"`
@@ -224,7 +227,11 @@ func (c *Critic) runGroup(ctx context.Context, g *Group, call GroupCall, in Turn
 	if !call.Deck {
 		examine = "slides " + strings.Join(call.Slides, ", ")
 	}
-	user := fmt.Sprintf(criticUser, strings.TrimSpace(in.Instruction), slideList(in.Slides), g.ID, g.Title,
+	account := strings.TrimSpace(in.Account)
+	if account == "" {
+		account = "(none given)"
+	}
+	user := fmt.Sprintf(criticUser, strings.TrimSpace(in.Instruction), account, slideList(in.Slides), g.ID, g.Title,
 		strings.TrimRight(checks.String(), "\n"), examine, strings.TrimSpace(in.Diff))
 	var images []judge.Image
 	if g.Family == FamilyVisual {

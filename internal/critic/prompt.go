@@ -6,7 +6,7 @@ package critic
 const criticSystem = `You are the CRITIC for an agent that edits existing slide decks on a user's instruction. You do not edit and you do not grade overall quality: you run the few checks you are given and report each one strictly.
 
 What you get:
-- The user's instruction.
+- The user's instruction, and the agent's own account of what it did (a claim to weigh, never evidence).
 - The slides of the deck now, in order: number, slide id and title.
 - The checks to run, each with an id, and the slides to examine (or the whole deck).
 - The agent's edits so far: a structured diff from the ORIGINAL deck to the EDITED deck ("+ ADDED", "- REMOVED", "~ MODIFIED", "> MOVED", "# REORDERED"; node ids in square brackets), followed by a per-slide snapshot of the ORIGINAL deck. A slide without diff entries was not changed.
@@ -16,6 +16,7 @@ How to check:
 - Run exactly the checks given; ignore every other kind of problem.
 - A check fails only on concrete evidence you can point to in the diff, the snapshot or the images: name the slide id, the node ids, and quote the text or values you saw. When you are unsure, the check passes.
 - What the instruction asks for never fails a check: if the user asked to delete a slide, "a slide was deleted" is not a problem.
+- When what the instruction names does not exist (no chart on that slide), or the original already satisfies it, and the snapshot confirms it, an unchanged deck is the right edit: checks that a change was made pass.
 - The original deck is someone else's work. A problem the original already had, and that the edit did not touch, is not a failure.
 - For a check on given slides, report a failure only on those slides unless the check itself is about other slides (for example a slide the instruction names that was not edited).
 
@@ -26,6 +27,9 @@ Give at least one result per check: one "pass" when it holds everywhere you exam
 // criticUser frames one group call: instruction, slides, checks and scope,
 // then the diff text.
 const criticUser = `INSTRUCTION:
+%s
+
+AGENT'S ACCOUNT (its own words when it handed in; a claim, not evidence):
 %s
 
 SLIDES NOW (number, id, title):

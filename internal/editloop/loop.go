@@ -312,7 +312,7 @@ func (l *loop) iterate(n int, base string, fb *policy.Feedback, x string) (it It
 	// The critic's turn: scheduled checks on the changed slides, the
 	// render's geometry, the ledger updated (ReDeck §3.3).
 	done = lap(&it.Timings.Critic)
-	co, err := s.Critique(CritiqueInput{Turn: n, Instruction: x, DiffTextRef: df.TextRef, StartRef: base, DeckRef: it.Snapshot,
+	co, err := s.Critique(CritiqueInput{Turn: n, Instruction: x, Account: it.Account, DiffTextRef: df.TextRef, StartRef: base, DeckRef: it.Snapshot,
 		Ledger: *l.rec.Ledger, Rendered: ren.Rendered, Violations: ren.Current, Baseline: ren.Origin, Images: ren.Images})
 	done()
 	it.LLM = append(it.LLM, co.Report.Calls...)

@@ -193,8 +193,10 @@ type ObserveInput struct {
 // far, and what the render measured: every violation on the rendered
 // slides now and in the origin.
 type CritiqueInput struct {
-	Turn        int                `json:"turn"`
-	Instruction string             `json:"instruction"`
+	Turn        int    `json:"turn"`
+	Instruction string `json:"instruction"`
+	// Account is the agent's account of its edit (IterationRecord.Account).
+	Account     string             `json:"account,omitempty"`
 	DiffTextRef string             `json:"diffTextRef,omitempty"`
 	StartRef    string             `json:"startRef"`
 	DeckRef     string             `json:"deckRef"`

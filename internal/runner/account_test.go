@@ -15,7 +15,8 @@ import (
 // career-tips slide that has none, the agent changes nothing and submits
 // with a summary saying so. The IF judge's request (real HTTP through
 // go-openai) carries that account beside the empty diff and the routed
-// snapshot of the slide, and the record keeps it; before, the judge saw
+// snapshot of the slide, every critic request carries it too, and the
+// record keeps it; before, the judge saw
 // only "no changes" and a rubric that scores an empty diff low (a relay
 // model's tryout).
 func TestJudgeReadsTheAgentsAccountOfANoOpEdit(t *testing.T) {
@@ -46,10 +47,21 @@ steps:
 		t.Fatalf("recorded account %q, want the submit summary", got)
 	}
 	var judged string
+	critics := 0
 	for _, r := range srv.RequestsFor("judge-m") {
-		if c := r.Chat.Messages[1].Content; strings.Contains(c, "AGENT'S EDITS") {
+		c := r.Chat.Messages[1].Content
+		if strings.Contains(c, "AGENT'S EDITS") {
 			judged = c
 		}
+		if strings.Contains(c, "CHECKS (group") {
+			critics++
+			if !strings.Contains(c, "AGENT'S ACCOUNT") || !strings.Contains(c, account) {
+				t.Errorf("a critic request lacks the agent's account:\n%s", c)
+			}
+		}
+	}
+	if critics == 0 {
+		t.Error("no critic request")
 	}
 	if judged == "" {
 		t.Fatal("no IF judge request")

@@ -879,7 +879,7 @@ func (s *Steps) Critique(ctx context.Context, in editloop.CritiqueInput) (editlo
 		imgs = append(imgs, judge.Image{SlideID: im.SlideID, PNG: png})
 	}
 	c := &critic.Critic{LLM: s.LLM}
-	rep, err := c.Turn(ctx, &out.Ledger, critic.TurnInput{Turn: in.Turn, Instruction: in.Instruction, Diff: string(text),
+	rep, err := c.Turn(ctx, &out.Ledger, critic.TurnInput{Turn: in.Turn, Instruction: in.Instruction, Account: in.Account, Diff: string(text),
 		Slides: criticSlides(cur), Edits: critic.EditsOf(diff.Compute(start, cur)), Rendered: in.Rendered,
 		Violations: in.Violations, Baseline: in.Baseline, Images: imgs})
 	out.Report = rep
