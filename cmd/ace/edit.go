@@ -347,8 +347,22 @@ func unchangedWhy(rec *editloop.Record, pureRecipe bool) string {
 		return "recipe changed nothing"
 	case rec.Outcome == policy.Unchanged:
 		return "the edit changed nothing"
+	case rec.Outcome == policy.Stopped && unchangedEverywhere(rec):
+		// A deliberate no-op the judge accepted (the target was absent
+		// or already right): not a failure.
+		return "the edit changed nothing, and the judge accepted the deck as it was"
 	}
 	return "no iteration was kept (" + string(rec.Outcome) + ")"
+}
+
+// unchangedEverywhere: every iteration left the deck as it found it.
+func unchangedEverywhere(rec *editloop.Record) bool {
+	for _, it := range rec.Iterations {
+		if !it.DiffEmpty {
+			return false
+		}
+	}
+	return len(rec.Iterations) > 0
 }
 
 // printRecord writes the iteration table, the model calls and the totals.

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/acecanvas/ace/internal/deckio"
+	"github.com/acecanvas/ace/internal/editloop"
+	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/scenegraph"
 	"github.com/acecanvas/ace/internal/shareddecks"
 )
@@ -80,5 +82,20 @@ steps:
 	}
 	if now, _ := os.ReadFile(in); !bytes.Equal(now, raw) {
 		t.Fatal("the input deck was modified")
+	}
+}
+
+// A no-op the judge accepted (a relay model's "no chart on slide 2, so
+// nothing to change", IF 5) reads as accepted, not as "no iteration was
+// kept (stopped)", which sounded like a failure; a budget run that kept
+// nothing still says so.
+func TestUnchangedWhyNamesAnAcceptedNoOp(t *testing.T) {
+	accepted := &editloop.Record{Outcome: policy.Stopped, Iterations: []editloop.IterationRecord{{N: 1, DiffEmpty: true}}}
+	if got := unchangedWhy(accepted, false); got != "the edit changed nothing, and the judge accepted the deck as it was" {
+		t.Fatalf("accepted no-op: %q", got)
+	}
+	spent := &editloop.Record{Outcome: policy.Budget, Iterations: []editloop.IterationRecord{{N: 1}, {N: 2}}}
+	if got := unchangedWhy(spent, false); got != "no iteration was kept (budget)" {
+		t.Fatalf("budget: %q", got)
 	}
 }
