@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -304,5 +305,63 @@ func TestSetTextContentOverField(t *testing.T) {
 	}
 	if !strings.Contains(xml, "<a:t>7</a:t></a:r>") {
 		t.Errorf("replacement not written as a literal run:\n%s", xml)
+	}
+}
+
+// TestAddFooterSlideNumberIsAField: add_footer's slide number is a live
+// slide-number field (a:fld type="slidenum") in the exported file, both
+// where it fills the slide's slide-number placeholder (career-tips slide
+// 6) and where it creates a new text (table-report slide 2, which has
+// none), so PowerPoint renumbers it when slides move; before it was
+// literal text.
+func TestAddFooterSlideNumberIsAField(t *testing.T) {
+	for _, c := range []struct {
+		deck   string
+		slide  int
+		create bool
+	}{{"career-tips.pptx", 5, false}, {"table-report.pptx", 1, true}} {
+		data, err := os.ReadFile(filepath.Join(decksDir(t), c.deck))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, blobs, err := pptx.Import(data, c.deck)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := d.Slides[c.slide]
+		out, res := apply(t, d, opts(t), call("add_footer", map[string]any{"slideNumber": true, "slideIds": []string{s.ID}}))
+		if len(res) != 1 {
+			t.Fatalf("%s slide %d: %+v", c.deck, c.slide+1, res)
+		}
+		ids := res[0].Changed
+		if c.create {
+			ids = res[0].Created
+		}
+		var num *sg.Node
+		for _, id := range ids {
+			if n := nodeIn(t, out, id); n != nil && n.Placeholder != nil && n.Placeholder.Role == "sldNum" {
+				num = n
+			}
+		}
+		if num == nil {
+			t.Fatalf("%s slide %d: no slide-number node among %v (created %v)", c.deck, c.slide+1, ids, c.create)
+		}
+		want := strconv.Itoa(c.slide + 1)
+		if num.Characters != want || len(num.Fields) != 1 || num.Fields[0].Type != sg.FieldSlideNumber || num.Fields[0].End != len(want) {
+			t.Fatalf("%s slide %d: %q fields %+v, want %q as one slidenum field", c.deck, c.slide+1, num.Characters, num.Fields, want)
+		}
+		file, err := pptx.Export(out, blobs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, f := range slideFields(zipParts(t, file)) {
+			if strings.Contains(f, num.Fields[0].ID) && strings.HasSuffix(f, " slidenum") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s slide %d: exported slides hold no a:fld %s of type slidenum", c.deck, c.slide+1, num.Fields[0].ID)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"crypto/sha1"
 	"encoding/base64"
 	"fmt"
 	"html"
@@ -596,6 +597,9 @@ func slideTools() []Tool {
 						for _, c := range s.Children {
 							if placeholderRole(c) == role && c.Type.CanHoldText() {
 								_ = setCharacters(c, text)
+								if role == "sldNum" {
+									c.Fields = []sg.TextField{slideNumberField(c.ID, text)}
+								}
 								res.Changed = append(res.Changed, c.ID)
 								return
 							}
@@ -668,6 +672,9 @@ func slideTools() []Tool {
 						setFamily(t.Style, f, p.text, nil)
 					}
 					t.Placeholder = &sg.Placeholder{Role: p.role}
+					if p.role == "sldNum" {
+						t.Fields = []sg.TextField{slideNumberField(t.ID, p.text)}
+					}
 					t.Transform = sg.Translate(round2(p.box.X), round2(p.box.Y))
 					t.Size = sg.Vector{X: round2(p.box.Width), Y: round2(p.box.Height)}
 					e.insert(p.slide, t, -1)
@@ -1062,4 +1069,15 @@ func appendNotes(notes, text string) string {
 		return notes
 	}
 	return strings.TrimRight(notes, "\n") + "\n" + text
+}
+
+// slideNumberField makes the whole of text (the slide's number as now
+// drawn) a live slide-number field (a:fld type="slidenum", ECMA-376 Part 1
+// §21.1.2.2.4), so PowerPoint renumbers it when slides move. Its id, a
+// GUID as PowerPoint writes them, is derived from the node id: a tool's
+// result must not depend on anything but its input.
+func slideNumberField(nodeID, text string) sg.TextField {
+	h := sha1.Sum([]byte("ace slide-number field " + nodeID))
+	id := fmt.Sprintf("{%X-%X-%X-%X-%X}", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
+	return sg.TextField{Start: 0, End: utf8.RuneCountInString(text), Type: sg.FieldSlideNumber, ID: id}
 }
