@@ -38,8 +38,18 @@ func LibreOfficePNGs(ctx context.Context, path, outDir string, width, height int
 	if _, err := os.Stat(pdf); err != nil {
 		return nil, fmt.Errorf("fidelity: libreoffice wrote no PDF for %s", path)
 	}
+	return PDFPNGs(ctx, pdf, outDir, width, height)
+}
+
+// PDFPNGs rasterises every page of a PDF with pdftoppm to a PNG of
+// width x height px in outDir (lo-<page>.png) and returns their paths in
+// page order. Errors name the PDF and pdftoppm's output.
+func PDFPNGs(ctx context.Context, pdf, outDir string, width, height int) ([]string, error) {
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return nil, err
+	}
 	prefix := filepath.Join(outDir, "lo")
-	cmd = exec.CommandContext(ctx, "pdftoppm", "-png", "-scale-to-x", fmt.Sprint(width), "-scale-to-y", fmt.Sprint(height), pdf, prefix)
+	cmd := exec.CommandContext(ctx, "pdftoppm", "-png", "-scale-to-x", fmt.Sprint(width), "-scale-to-y", fmt.Sprint(height), pdf, prefix)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("fidelity: pdftoppm %s: %w: %s", pdf, err, out)
 	}
