@@ -340,7 +340,7 @@ func touchedText(in Input) string {
 				line += ", fits"
 			}
 			if m.AutoFitScale > 0 && m.AutoFitScale < 1 {
-				line += fmt.Sprintf(", shrunk to %s%% to fit", px(m.AutoFitScale*100))
+				line += fmt.Sprintf(", drawn at %s%% (shrink on overflow)", px(m.AutoFitScale*100))
 			}
 			all = append(all, touched{line, math.Max(m.OverflowX, m.OverflowY) > 0})
 			return true

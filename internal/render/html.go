@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/acecanvas/ace/internal/scenegraph"
@@ -28,6 +29,13 @@ func HTML(d *scenegraph.Deck, slide int, assets scenegraph.AssetSource) (string,
 // SlideHTML is HTML plus the per-node notes gathered while writing it
 // (for example "image asset 3fa2…: bytes not found").
 func SlideHTML(d *scenegraph.Deck, slide int, assets scenegraph.AssetSource) (string, []NodeError, error) {
+	return slideHTML(d, slide, assets, nil)
+}
+
+// slideHTML is SlideHTML with the ids of the shrink-on-overflow texts to
+// fit (Request.FitText): drawn from full size, marked for page.js to
+// shrink until they fit.
+func slideHTML(d *scenegraph.Deck, slide int, assets scenegraph.AssetSource, fit map[string]bool) (string, []NodeError, error) {
 	if d == nil {
 		return "", nil, fmt.Errorf("render: nil deck")
 	}
@@ -45,7 +53,7 @@ func SlideHTML(d *scenegraph.Deck, slide int, assets scenegraph.AssetSource) (st
 		return "", nil, fmt.Errorf("render: slide %d of deck %q is nil", slide, d.ID)
 	}
 	s, assets, notes := withUnderlay(d, slide, s, assets)
-	b := &builder{deck: d, assets: assets, slide: s, imgCache: map[string]string{}, errs: notes}
+	b := &builder{deck: d, assets: assets, slide: s, imgCache: map[string]string{}, errs: notes, fit: fit}
 	b.index(s, nil, scenegraph.Identity)
 	b.node(s, nil)
 	return b.sb.String(), b.errs, nil
@@ -75,6 +83,9 @@ type builder struct {
 	abs    map[string]scenegraph.Transform
 	nodes  map[string]*scenegraph.Node
 	parent map[string]*scenegraph.Node
+	// fit holds the ids of shrink-on-overflow texts to fit rather than
+	// draw at their stored scale (Request.FitText).
+	fit map[string]bool
 }
 
 func (b *builder) index(n, parent *scenegraph.Node, ptf scenegraph.Transform) {
@@ -158,8 +169,15 @@ func (b *builder) node(n, parent *scenegraph.Node) {
 		attrs += ` data-clip="1"`
 	}
 	if isText && n.TextBox != nil && n.TextBox.AutoResize == scenegraph.AutoResizeShrink {
-		// DrawingML normAutofit: PowerPoint shrinks the text until it fits.
-		attrs += ` data-autofit="1"`
+		// DrawingML normAutofit (ECMA-376 §21.1.2.1.3): drawn at the
+		// stored scale, reported as data-fs; a text the request asks to
+		// fit is shrunk by page.js until it fits, as PowerPoint does when
+		// the text is edited.
+		if b.fit[n.ID] {
+			attrs += ` data-autofit="1"`
+		} else if f := n.TextBox.DrawnFontScale(); f < 1 {
+			attrs += ` data-fs="` + strconv.FormatFloat(f, 'g', -1, 64) + `"`
+		}
 	}
 	if n.Type == scenegraph.TypeMath && n.Math != nil {
 		attrs += fmt.Sprintf(` data-latex="%s"`, attr(n.Math.LaTeX))

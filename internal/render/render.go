@@ -26,6 +26,12 @@ type Request struct {
 	// Images asks for PNGs; without it only geometry and violations are
 	// produced (about 10x cheaper: the screenshot encode dominates).
 	Images bool
+	// FitText names shrink-on-overflow texts (TextBox.AutoResize TRUNCATE,
+	// DrawingML normAutofit) to fit as PowerPoint does when their text is
+	// edited: drawn from full size and shrunk until they fit, the scale
+	// found reported as Measured.AutoFitScale. Every other such text is
+	// drawn at the scale its file stores (TextBox.DrawnFontScale).
+	FitText []string
 }
 
 // Result is the render of a deck (or some of its slides).
@@ -75,9 +81,11 @@ type Measured struct {
 	// Overflow reports OverflowX or OverflowY beyond the tolerance
 	// (TextOverflowTolerance).
 	Overflow bool `json:"overflow,omitempty"`
-	// AutoFitScale is the extra factor (0.25..1) the renderer shrank the
-	// text of a shrink-on-overflow box (TextBox.AutoResize TRUNCATE, DrawingML
-	// normAutofit) by so it fits, as PowerPoint does; 0 when not shrunk.
+	// AutoFitScale is the scale (0.25..1) the text of a shrink-on-overflow
+	// box (TextBox.AutoResize TRUNCATE, DrawingML normAutofit) is drawn
+	// at: the fontScale its file stores, or for a text in Request.FitText
+	// the largest scale at which it fits (bisection, within 1%); 0 when
+	// drawn at full size.
 	AutoFitScale float64 `json:"autoFitScale,omitempty"`
 	// HasText is true when the node shows non-blank characters.
 	HasText bool `json:"hasText,omitempty"`
@@ -146,6 +154,13 @@ func (p *Pool) Render(ctx context.Context, d *scenegraph.Deck, assets scenegraph
 	if !req.Images {
 		scale = 0
 	}
+	var fit map[string]bool
+	if len(req.FitText) > 0 {
+		fit = make(map[string]bool, len(req.FitText))
+		for _, id := range req.FitText {
+			fit[id] = true
+		}
+	}
 	out := &Result{Slides: make([]SlideResult, len(idx))}
 	// The first slide that fails (a timeout, a broken browser) fails the
 	// render: the others are canceled rather than each waiting out its
@@ -153,7 +168,7 @@ func (p *Pool) Render(ctx context.Context, d *scenegraph.Deck, assets scenegraph
 	g, gctx := errgroup.WithContext(ctx)
 	for k, i := range idx {
 		g.Go(func() error {
-			sr, err := p.renderSlide(gctx, d, assets, i, scale)
+			sr, err := p.renderSlide(gctx, d, assets, i, scale, fit)
 			if err != nil {
 				return err
 			}
@@ -171,8 +186,8 @@ func (p *Pool) Render(ctx context.Context, d *scenegraph.Deck, assets scenegraph
 	return out, nil
 }
 
-func (p *Pool) renderSlide(ctx context.Context, d *scenegraph.Deck, assets scenegraph.AssetSource, i int, scale float64) (*SlideResult, error) {
-	markup, notes, err := SlideHTML(d, i, assets)
+func (p *Pool) renderSlide(ctx context.Context, d *scenegraph.Deck, assets scenegraph.AssetSource, i int, scale float64, fit map[string]bool) (*SlideResult, error) {
+	markup, notes, err := slideHTML(d, i, assets, fit)
 	if err != nil {
 		return nil, err
 	}

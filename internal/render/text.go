@@ -133,12 +133,37 @@ func (b *builder) fontStackFor(s scenegraph.TypeStyle, slot int) string {
 	return strings.Join(parts, ",")
 }
 
-// fontScale is the shrink-on-overflow factor PowerPoint recorded.
-func fontScale(n *scenegraph.Node) float64 {
-	if n.TextBox != nil && n.TextBox.FontScale > 0 && n.TextBox.FontScale < 1 {
-		return n.TextBox.FontScale
+// textFit is how a text body is drawn under shrink-on-overflow (DrawingML
+// normAutofit, ECMA-376 Part 1 §21.1.2.1.3): scale multiplies every run's
+// size and spacing (fontScale), reduction is taken off each paragraph's
+// line spacing (lnSpcReduction, 0.2 = 20 percentage points).
+type textFit struct {
+	scale, reduction float64
+}
+
+// fitOf is the autofit n is drawn with: the scale and reduction stored in
+// the file (scenegraph.TextBox.DrawnFontScale: PowerPoint shows the
+// stored values until the text is edited, and none stored means 100%),
+// or full size for a node the request asks to fit (Request.FitText),
+// which page.js then shrinks until it fits.
+func (b *builder) fitOf(n *scenegraph.Node) textFit {
+	if b.fit[n.ID] {
+		return textFit{scale: 1}
 	}
-	return 1
+	return textFit{scale: n.TextBox.DrawnFontScale(), reduction: n.TextBox.DrawnLineReduction()}
+}
+
+// multiple is a DrawingML line spacing multiple (1 = single) after the
+// reduction: ECMA-376 §21.1.2.1.3 subtracts lnSpcReduction from the
+// spacing (100% - 20% = 80%). Kept above a tenth so lines never stack.
+func (f textFit) multiple(m float64) float64 {
+	return math.Max(m-f.reduction, 0.1)
+}
+
+// exact is an exact line spacing (px) after the reduction: the same
+// fraction off as for single spacing.
+func (f textFit) exact(v float64) float64 {
+	return v * f.scale * (1 - f.reduction)
 }
 
 // defaultInsets: DrawingML a:bodyPr defaults (0.1 in left/right, 0.05 in
@@ -197,7 +222,7 @@ func (b *builder) textContent(n *scenegraph.Node) {
 		}
 	}
 	b.w(`<div class="tx" style="` + attr(st.String()) + `">`)
-	scale := fontScale(n)
+	fit := b.fitOf(n)
 	// Split into paragraphs at '\n' (code-point offsets).
 	start := 0
 	para := 0
@@ -215,14 +240,14 @@ func (b *builder) textContent(n *scenegraph.Node) {
 			// paragraph of a text body.
 			p.SpaceBefore = 0
 		}
-		b.paragraph(n, runes, start, i, p, scale, &counters)
+		b.paragraph(n, runes, start, i, p, fit, &counters)
 		start = i + 1
 		para++
 	}
 	b.w(`</div>`)
 }
 
-func (b *builder) paragraph(n *scenegraph.Node, runes []rune, start, end int, p scenegraph.Paragraph, scale float64, counters *[9]int) {
+func (b *builder) paragraph(n *scenegraph.Node, runes []rune, start, end int, p scenegraph.Paragraph, fit textFit, counters *[9]int) {
 	tc := &n.TextContent
 	first := tc.StyleAt(start)
 	if start >= end && start > 0 {
@@ -259,7 +284,7 @@ func (b *builder) paragraph(n *scenegraph.Node, runes []rune, start, end int, p 
 	list := p.ListType == scenegraph.ListOrdered || p.ListType == scenegraph.ListUnordered
 	level := max(0, min(p.Level, 8))
 	margin, indent := p.MarginLeft, p.Indent
-	size := first.FontSize * scale
+	size := first.FontSize * fit.scale
 	if size <= 0 {
 		size = 18 * scenegraph.PxPerPt
 	}
@@ -278,15 +303,15 @@ func (b *builder) paragraph(n *scenegraph.Node, runes []rune, start, end int, p 
 	if indent != 0 {
 		st.add("text-indent", px(indent))
 	}
-	lh := b.lineHeight(first, p, scale)
+	lh, mult := b.lineHeight(first, p, fit)
 	st.add("line-height", lh)
-	if p.LineHeight > 0 && p.LineHeight != 1 {
+	if mult > 0 && mult != 1 {
 		// DrawingML percentage spacing adds (or removes) the extra leading
 		// above each line; CSS splits it above and below. Shift the
 		// paragraph by the half that CSS put below, so baselines sit where
 		// PowerPoint puts them (the flow, and so overflow, is unchanged).
 		st.add("position", "relative")
-		st.add("top", fpx((p.LineHeight-1)*1.2*size/2))
+		st.add("top", fpx((mult-1)*1.2*size/2))
 	}
 	// The paragraph's strut uses the first run's face and size, so a fixed
 	// line height gives lines of exactly that height (a default 16 px strut
@@ -314,7 +339,7 @@ func (b *builder) paragraph(n *scenegraph.Node, runes []rune, start, end int, p 
 		} else {
 			ms.add("padding-right", "0.5em")
 		}
-		b.w(`<span class="bu" style="` + attr(ms.String()+";"+b.runCSS(first, scale)) + `">`)
+		b.w(`<span class="bu" style="` + attr(ms.String()+";"+b.runCSS(first, fit)) + `">`)
 		if look := bulletLook(p, size); look != "" {
 			// The marker's own size and colour sit inside the run-styled
 			// box, so the line box and the hanging indent stay the text's.
@@ -332,7 +357,7 @@ func (b *builder) paragraph(n *scenegraph.Node, runes []rune, start, end int, p 
 	}
 	if start >= end {
 		// An empty paragraph still takes one line of its style.
-		b.w(`<span style="` + attr(b.runCSS(first, scale)) + `"><br></span></p>`)
+		b.w(`<span style="` + attr(b.runCSS(first, fit)) + `"><br></span></p>`)
 		return
 	}
 	for i := start; i < end; {
@@ -351,7 +376,7 @@ func (b *builder) paragraph(n *scenegraph.Node, runes []rune, start, end int, p 
 			for m < j && (scriptSlot(runes[m]) == slot || !unicode.IsLetter(runes[m])) {
 				m++
 			}
-			b.w(`<span style="` + attr(b.runCSSFor(s, scale, slot)) + `">`)
+			b.w(`<span style="` + attr(b.runCSSFor(s, fit, slot)) + `">`)
 			b.textLines(string(runes[k:m]))
 			b.w(`</span>`)
 			k = m
@@ -396,26 +421,43 @@ func runKey(tc *scenegraph.TextContent, i int) int {
 }
 
 // lineHeight: paragraph multiple, then style px, then style percent, else
-// 1.2 (PowerPoint's single spacing is about 1.2 em for most faces).
-func (b *builder) lineHeight(s scenegraph.TypeStyle, p scenegraph.Paragraph, scale float64) string {
+// single spacing, 1.2 (PowerPoint's single spacing is about 1.2 em for
+// most faces); each after the autofit reduction. mult is the DrawingML
+// multiple drawn (1 = single) when the spacing is one, else 0.
+func (b *builder) lineHeight(s scenegraph.TypeStyle, p scenegraph.Paragraph, fit textFit) (css string, mult float64) {
 	switch {
 	case p.LineHeight > 0:
-		return trimFloat(p.LineHeight * 1.2)
+		m := fit.multiple(p.LineHeight)
+		return trimFloat(m * 1.2), m
 	case s.LineHeightPx > 0:
-		return fpx(s.LineHeightPx * scale)
+		return fpx(fit.exact(s.LineHeightPx)), 0
 	case s.LineHeightPercent > 0:
-		return trimFloat(s.LineHeightPercent / 100)
+		return percentLineHeight(s.LineHeightPercent, fit), 0
+	case fit.reduction > 0:
+		m := fit.multiple(1)
+		return trimFloat(m * 1.2), m
 	}
-	return "1.2"
+	return "1.2", 0
+}
+
+// percentLineHeight is a line height in percent of the font size (Figma
+// lineHeightPercentFontSize) as a CSS multiple, after the autofit
+// reduction counted in single spacings (1.2 em).
+func percentLineHeight(pct float64, fit textFit) string {
+	if fit.reduction == 0 {
+		return trimFloat(pct / 100)
+	}
+	return trimFloat(fit.multiple(pct/120) * 1.2)
 }
 
 // runCSS is the inline style of one run of latin text.
-func (b *builder) runCSS(s scenegraph.TypeStyle, scale float64) string {
-	return b.runCSSFor(s, scale, slotLatin)
+func (b *builder) runCSS(s scenegraph.TypeStyle, fit textFit) string {
+	return b.runCSSFor(s, fit, slotLatin)
 }
 
 // runCSSFor is the inline style of one run in a script slot.
-func (b *builder) runCSSFor(s scenegraph.TypeStyle, scale float64, slot int) string {
+func (b *builder) runCSSFor(s scenegraph.TypeStyle, fit textFit, slot int) string {
+	scale := fit.scale
 	var st style
 	st.add("font-family", b.fontStackFor(s, slot))
 	size := s.FontSize
@@ -449,9 +491,9 @@ func (b *builder) runCSSFor(s scenegraph.TypeStyle, scale float64, slot int) str
 		st.add("letter-spacing", fpx(*s.LetterSpacing*scale))
 	}
 	if s.LineHeightPx > 0 {
-		st.add("line-height", fpx(s.LineHeightPx*scale))
+		st.add("line-height", fpx(fit.exact(s.LineHeightPx)))
 	} else if s.LineHeightPercent > 0 {
-		st.add("line-height", trimFloat(s.LineHeightPercent/100))
+		st.add("line-height", percentLineHeight(s.LineHeightPercent, fit))
 	}
 	if c, ok := firstColor(s.Fills); ok {
 		st.add("color", c)

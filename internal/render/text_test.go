@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -162,19 +163,31 @@ func TestPaintedIncludesOverflowingText(t *testing.T) {
 	}
 }
 
-// A shrink-on-overflow box (normAutofit) shrinks its text until it fits,
-// as PowerPoint does, instead of overflowing; a plain box overflows.
+// A shrink-on-overflow box (normAutofit) the request asks to fit
+// (Request.FitText, what an edit of its text does in PowerPoint) shrinks
+// its text until it fits; the same box not asked, with no stored scale, is
+// drawn at full size and overflows, as a plain box does.
 func TestAutoFitShrinksTextToFit(t *testing.T) {
 	fit := text("fit", 100, 100, 300, 80, lorem+" "+lorem, 24, "#000000")
 	fit.TextBox = &scenegraph.TextBox{AutoResize: scenegraph.AutoResizeShrink}
+	stored := text("stored", 100, 300, 300, 80, lorem+" "+lorem, 24, "#000000")
+	stored.TextBox = &scenegraph.TextBox{AutoResize: scenegraph.AutoResizeShrink}
 	plain := text("plain", 600, 100, 300, 80, lorem+" "+lorem, 24, "#000000")
-	sr := renderOne(t, deck(fit, plain), nil, false)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	res, err := sharedPool(t).Render(ctx, deck(fit, stored, plain), nil, Request{FitText: []string{"fit"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr := res.Slides[0]
 	f := sr.Nodes["fit"]
-	if f.Overflow || f.AutoFitScale <= 0.25 || f.AutoFitScale >= 1 || f.MinFontSize >= 24*f.AutoFitScale+0.5 {
+	if f.Overflow || f.AutoFitScale <= 0.25 || f.AutoFitScale >= 1 || math.Abs(f.MinFontSize-24*f.AutoFitScale) > 0.05 {
 		t.Errorf("autofit box: %+v", f)
 	}
-	if p := sr.Nodes["plain"]; !p.Overflow || p.AutoFitScale != 0 {
-		t.Errorf("plain box: %+v", p)
+	for _, id := range []string{"stored", "plain"} {
+		if p := sr.Nodes[id]; !p.Overflow || p.AutoFitScale != 0 || p.MinFontSize != 24 {
+			t.Errorf("%s box: %+v", id, p)
+		}
 	}
 }
 

@@ -178,9 +178,13 @@ func Violations(d *scenegraph.Deck, slide int, nodes map[string]Measured) []Viol
 		}
 		if m.HasText {
 			if m.Overflow {
-				out = append(out, newViolation(KindTextOverflow, sid, []string{n.ID}, []scenegraph.Rect{m.Bounds, r},
+				v := newViolation(KindTextOverflow, sid, []string{n.ID}, []scenegraph.Rect{m.Bounds, r},
 					"text runs %s px past its box (width %s px over, height %s px over)",
-					trimFloat(math.Max(m.OverflowX, m.OverflowY)), trimFloat(math.Max(0, m.OverflowX)), trimFloat(math.Max(0, m.OverflowY))))
+					trimFloat(math.Max(m.OverflowX, m.OverflowY)), trimFloat(math.Max(0, m.OverflowX)), trimFloat(math.Max(0, m.OverflowY)))
+				if n.TextBox != nil && n.TextBox.AutoResize == scenegraph.AutoResizeShrink {
+					v.Reason += autofitNote(n.TextBox)
+				}
+				out = append(out, v)
 			} else if m.Clip != nil && m.TextBounds != nil && pastBy(*m.TextBounds, *m.Clip) > TextOverflowTolerance {
 				out = append(out, newViolation(KindTextOverflow, sid, []string{n.ID}, []scenegraph.Rect{*m.TextBounds, *m.Clip},
 					"text is clipped by a parent frame by %s px", trimFloat(pastBy(*m.TextBounds, *m.Clip))))
@@ -367,4 +371,13 @@ func DeltaViol(current, baseline []Violation) []Violation {
 func Gate(current, baseline []Violation) (ok bool, newOnes []Violation) {
 	newOnes = DeltaViol(current, baseline)
 	return len(newOnes) == 0, newOnes
+}
+
+// autofitNote tells why a shrink-on-overflow text still overflows: it is
+// drawn at the scale its file stores (normAutofit fontScale, 100% when
+// none), as PowerPoint shows it until the text is edited (ECMA-376
+// §21.1.2.1.3).
+func autofitNote(b *scenegraph.TextBox) string {
+	return fmt.Sprintf("; it shrinks on overflow (normAutofit) but is drawn at its stored scale, %s%%, as PowerPoint shows it until the text is edited",
+		trimFloat(b.DrawnFontScale()*100))
 }

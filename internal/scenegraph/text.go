@@ -187,12 +187,47 @@ type TextBox struct {
 	Insets     *Insets `json:"insets,omitempty"` // px
 	NoWrap     bool    `json:"noWrap,omitempty"` // a:bodyPr/@wrap="none"
 	AutoResize string  `json:"textAutoResize,omitempty"`
-	// FontScale is the shrink-on-overflow scale PowerPoint recorded
-	// (a:normAutofit/@fontScale), 0..1; 0 means none.
+	// FontScale is the shrink-on-overflow scale stored with the text
+	// (a:normAutofit/@fontScale), 0..1; 0 means none (100%). It is what
+	// the text is drawn at, see DrawnFontScale.
 	FontScale float64 `json:"fontScale,omitempty"`
-	Vertical  string  `json:"vertical,omitempty"` // vert text: "vert", "vert270", "eaVert"
-	Columns   int     `json:"columns,omitempty"`
+	// LineSpacingReduction is the stored shrink-on-overflow reduction of
+	// line spacing (a:normAutofit/@lnSpcReduction), 0..1 (0.2 = 20
+	// percentage points off each paragraph's spacing); 0 means none.
+	LineSpacingReduction float64 `json:"lineSpacingReduction,omitempty"`
+	Vertical             string  `json:"vertical,omitempty"` // vert text: "vert", "vert270", "eaVert"
+	Columns              int     `json:"columns,omitempty"`
 }
+
+// DrawnFontScale is the factor every run's size is drawn at: FontScale
+// for a shrink-on-overflow box (AutoResizeShrink), else 1. ECMA-376 Part 1
+// §21.1.2.1.3 (normAutofit): fontScale is the scale the application
+// applied when it last fitted the text, and an omitted fontScale is 100%.
+// PowerPoint draws the stored value and recomputes it only when the text
+// is edited, so a box that inherits normAutofit with no stored scale is
+// drawn at full size, overflowing if its text is too long. Nil gives 1.
+func (b *TextBox) DrawnFontScale() float64 {
+	if b == nil || b.AutoResize != AutoResizeShrink || b.FontScale <= 0 || b.FontScale >= 1 {
+		return 1
+	}
+	return b.FontScale
+}
+
+// DrawnLineReduction is the fraction taken off each paragraph's line
+// spacing when drawn: LineSpacingReduction for a shrink-on-overflow box,
+// else 0. ECMA-376 Part 1 §21.1.2.1.3: lnSpcReduction is subtracted from
+// the line spacing (100% single spacing with 20% becomes 80%); omitted,
+// it is 0%.
+func (b *TextBox) DrawnLineReduction() float64 {
+	if b == nil || b.AutoResize != AutoResizeShrink || b.LineSpacingReduction <= 0 {
+		return 0
+	}
+	return min(b.LineSpacingReduction, MaxLineSpacingReduction)
+}
+
+// MaxLineSpacingReduction caps LineSpacingReduction as drawn: PowerPoint
+// writes at most 20%; beyond 90% lines would collapse onto each other.
+const MaxLineSpacingReduction = 0.9
 
 // Insets are distances from the box edges to the text, in px.
 type Insets struct {

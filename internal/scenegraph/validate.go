@@ -482,6 +482,14 @@ func (v *validator) text(p string, n *Node) {
 			v.color(pp, ".bulletColor", *para.BulletColor)
 		}
 	}
+	if b := t.TextBox; b != nil {
+		if b.FontScale < 0 || b.FontScale > 1 || math.IsNaN(b.FontScale) {
+			v.add(p+".textBox.fontScale", "font scale %g outside 0..1 (0.9 = 90%%; 0 = none)", b.FontScale)
+		}
+		if b.LineSpacingReduction < 0 || b.LineSpacingReduction > MaxLineSpacingReduction || math.IsNaN(b.LineSpacingReduction) {
+			v.add(p+".textBox.lineSpacingReduction", "line spacing reduction %g outside 0..%g (0.2 = 20%%)", b.LineSpacingReduction, MaxLineSpacingReduction)
+		}
+	}
 	if b := t.TextBox; b != nil && b.Insets != nil {
 		in := b.Insets
 		v.nonNeg(p, ".textBox.insets.left", in.Left)

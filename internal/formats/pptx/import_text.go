@@ -397,20 +397,27 @@ func (t *textCtx) bodyBox(own *xnode) (*sg.TextBox, string) {
 				tb.Columns = n
 			}
 		}
+		// The nearest a:bodyPr with an autofit choice wins (slide shape,
+		// then layout, then master placeholder), with its stored scale:
+		// ECMA-376 §21.1.2.1.3, an omitted fontScale is 100% and an
+		// omitted lnSpcReduction 0% (see sg.TextBox.DrawnFontScale).
 		switch {
 		case b.child(nsA, "normAutofit") != nil:
+			fit := b.child(nsA, "normAutofit")
 			tb.AutoResize = sg.AutoResizeShrink
-			if v, ok := b.child(nsA, "normAutofit").attr("fontScale"); ok {
+			tb.FontScale, tb.LineSpacingReduction = 0, 0
+			if v, ok := fit.attr("fontScale"); ok {
 				tb.FontScale = clamp01(pct(v))
-			} else {
-				tb.FontScale = 0
+			}
+			if v, ok := fit.attr("lnSpcReduction"); ok {
+				tb.LineSpacingReduction = math.Min(clamp01(pct(v)), sg.MaxLineSpacingReduction)
 			}
 		case b.child(nsA, "spAutoFit") != nil:
 			tb.AutoResize = sg.AutoResizeHeight
-			tb.FontScale = 0
+			tb.FontScale, tb.LineSpacingReduction = 0, 0
 		case b.child(nsA, "noAutofit") != nil:
 			tb.AutoResize = sg.AutoResizeNone
-			tb.FontScale = 0
+			tb.FontScale, tb.LineSpacingReduction = 0, 0
 		}
 	}
 	tb.Insets = &in

@@ -47,8 +47,10 @@
       x: Math.max(left + tx.scrollWidth - el.clientWidth, -left),
     };
   }
-  // Shrink-on-overflow (normAutofit): scale the text's sizes by the largest
-  // factor in [0.25, 1] that fits, by bisection (7 steps, < 1% off).
+  // Shrink-on-overflow (normAutofit) for the texts the request asks to fit
+  // (data-autofit; Request.FitText): scale the text's sizes by the largest
+  // factor in [0.25, 1] that fits, by bisection (7 steps, < 1% off). Other
+  // normAutofit texts keep the scale their file stores (data-fs).
   function autofit(root) {
     for (const el of root.querySelectorAll('[data-autofit]')) {
       const tx = el.querySelector(':scope > .tx');
