@@ -562,7 +562,7 @@ func (ex *exporter) patchTable(si *slideInfo, w *writer, info *shapeInfo, n *sg.
 // position, with only the changed attributes rewritten.
 func (ex *exporter) patchText(w *writer, txBody *xnode, n, o *sg.TextContent) {
 	if jsonOf(n.TextBox) != jsonOf(o.TextBox) || styleV(n) != styleV(o) {
-		patchBodyPr(txBody, n)
+		patchBodyPr(txBody, n, o)
 	}
 	ps := txBody.all(nsA, "p")
 	oLines := strings.Split(o.Characters, "\n")
@@ -819,8 +819,11 @@ func patchProps(w *writer, local string, tmpl *xnode, old, st sg.TypeStyle) stri
 	return string(el.bytes())
 }
 
-// patchBodyPr rewrites the a:bodyPr attributes ACE models.
-func patchBodyPr(txBody *xnode, n *sg.TextContent) {
+// patchBodyPr rewrites the a:bodyPr attributes ACE models. The autofit
+// choice (a:noAutofit, a:normAutofit, a:spAutoFit) is rewritten only when
+// it changed from o's, so an unchanged one keeps its element, or its
+// absence when the shape inherits it from its layout or master.
+func patchBodyPr(txBody *xnode, n, o *sg.TextContent) {
 	bp := txBody.child(nsA, "bodyPr")
 	if bp == nil {
 		return
@@ -840,22 +843,14 @@ func patchBodyPr(txBody *xnode, n *sg.TextContent) {
 		} else {
 			bp.setAttr("wrap", "square")
 		}
-		for _, k := range bp.elems() {
-			if k.local == "normAutofit" || k.local == "spAutoFit" || k.local == "noAutofit" {
-				bp.replaceKid(k, nil)
+		if autofitXML(tb) != autofitXML(o.TextBox) {
+			for _, k := range bp.elems() {
+				if k.local == "normAutofit" || k.local == "spAutoFit" || k.local == "noAutofit" {
+					bp.replaceKid(k, nil)
+				}
 			}
+			bp.insertOrdered(rawNode(autofitXML(tb)), []string{"prstTxWarp", "noAutofit", "normAutofit", "spAutoFit", "scene3d", "sp3d", "flatTx", "extLst"})
 		}
-		fit := "<a:noAutofit/>"
-		switch tb.AutoResize {
-		case sg.AutoResizeShrink:
-			fit = "<a:normAutofit/>"
-			if tb.FontScale > 0 {
-				fit = fmt.Sprintf(`<a:normAutofit fontScale="%d"/>`, int(math.Round(tb.FontScale*100000)))
-			}
-		case sg.AutoResizeHeight, sg.AutoResizeBoth:
-			fit = "<a:spAutoFit/>"
-		}
-		bp.insertOrdered(rawNode(fit), []string{"prstTxWarp", "noAutofit", "normAutofit", "spAutoFit", "scene3d", "sp3d", "flatTx", "extLst"})
 	}
 	if n.Style != nil {
 		switch n.Style.TextAlignVertical {

@@ -932,20 +932,34 @@ func bodyPrXML(tc *sg.TextContent, textBox, zeroInsets bool) string {
 		fmt.Fprintf(&b, ` numCol="%d"`, tb.Columns)
 	}
 	b.WriteString(">")
-	switch tb.AutoResize {
-	case sg.AutoResizeShrink:
-		if tb.FontScale > 0 {
-			fmt.Fprintf(&b, `<a:normAutofit fontScale="%d"/>`, int(math.Round(tb.FontScale*100000)))
-		} else {
-			b.WriteString(`<a:normAutofit/>`)
-		}
-	case sg.AutoResizeHeight, sg.AutoResizeBoth:
-		b.WriteString(`<a:spAutoFit/>`)
-	default:
-		b.WriteString(`<a:noAutofit/>`)
-	}
+	b.WriteString(autofitXML(tb))
 	b.WriteString("</a:bodyPr>")
 	return b.String()
+}
+
+// autofitXML is the a:bodyPr autofit choice of tb (nil: none, a:noAutofit).
+// Shrink-on-overflow writes the scale the text is drawn at (ECMA-376 Part 1
+// §21.1.2.1.3: fontScale and lnSpcReduction in 1/1000 %, each omitted at
+// its default, 100% and 0%), so PowerPoint shows the file as ACE drew and
+// checked it (sg.TextBox.DrawnFontScale).
+func autofitXML(tb *sg.TextBox) string {
+	if tb == nil {
+		return "<a:noAutofit/>"
+	}
+	switch tb.AutoResize {
+	case sg.AutoResizeShrink:
+		var attrs string
+		if f := tb.DrawnFontScale(); f < 1 {
+			attrs += fmt.Sprintf(` fontScale="%d"`, int(math.Round(f*100000)))
+		}
+		if r := tb.DrawnLineReduction(); r > 0 {
+			attrs += fmt.Sprintf(` lnSpcReduction="%d"`, int(math.Round(r*100000)))
+		}
+		return "<a:normAutofit" + attrs + "/>"
+	case sg.AutoResizeHeight, sg.AutoResizeBoth:
+		return "<a:spAutoFit/>"
+	}
+	return "<a:noAutofit/>"
 }
 
 // phXML writes p:ph for a node that fills a layout placeholder. The shape
