@@ -25,7 +25,8 @@ var shipped = []string{"rebrand", "legal-footer", "logo-swap", "title-normalize"
 
 // TestShippedRecipesOnRealDecks runs the four shipped recipes on the six
 // real decks: each edit must keep its expectations (with the geometry gate
-// measured by the renderer), leave every untouched slide part byte-identical
+// measured by the renderer, and edited shrink-on-overflow text refitted
+// by it as the runner's tool options do), leave every untouched slide part byte-identical
 // to the original, and export a file LibreOffice converts to a PDF with one
 // page per slide (the originals' own conversion is checked by the pptx
 // package's round-trip test).
@@ -63,7 +64,7 @@ func TestShippedRecipesOnRealDecks(t *testing.T) {
 			r := recipes[name]
 			t.Run(base+"/"+name, func(t *testing.T) {
 				added := sg.Blobs{}
-				plan, err := recipe.Compile(r, d0, recipe.Options{Tools: tools.Options{Blobs: added, Measure: render.MeasureFunc(ctx, pool, blobs), Backdrop: render.BackdropFunc(ctx, pool, blobs)}})
+				plan, err := recipe.Compile(r, d0, recipe.Options{Tools: tools.Options{Blobs: added, Measure: render.MeasureFunc(ctx, pool, blobs), Backdrop: render.BackdropFunc(ctx, pool, blobs), FitText: render.FitTextFunc(ctx, pool, blobs)}})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -470,8 +470,8 @@ func inferredTitle(slide *sg.Node, ix *sg.Index, slideH float64) *sg.Node {
 			return true
 		}
 		size := n.StyleAt(0).FontSize
-		if n.TextBox != nil && n.TextBox.FontScale > 0 {
-			size *= n.TextBox.FontScale
+		if f := n.TextBox.DrawnFontScale(); f < 1 {
+			size *= f
 		}
 		top := ix.AbsoluteBounds(n.ID).Y
 		short := len(strings.Fields(n.Characters)) <= 15 && strings.Count(strings.TrimSpace(n.Characters), "\n") < 3 &&

@@ -1,17 +1,27 @@
 package render
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"math"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 	"unicode"
 
 	"github.com/acecanvas/ace/internal/formats/pptx"
+	"github.com/acecanvas/ace/internal/libreoffice"
 	"github.com/acecanvas/ace/internal/scenegraph"
 	"github.com/acecanvas/ace/internal/shareddecks"
+	"github.com/acecanvas/ace/internal/tools"
 )
 
 // Autofit as PowerPoint shows the file (issue 16 item 8). ECMA-376 Part 1
@@ -178,5 +188,238 @@ func TestLineSpacingReductionIsSubtracted(t *testing.T) {
 		if got := reduced / full; math.Abs(got-c.want) > 0.02 {
 			t.Errorf("line spacing %g: pitch %.2f px reduced to %.2f px (x%.3f), want x%.3f", c.lineHeight, full, reduced, got, c.want)
 		}
+	}
+}
+
+// zipParts returns every part of a package by name.
+func zipParts(t *testing.T, data []byte) map[string][]byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[f.Name] = b
+	}
+	return out
+}
+
+// shapeXML returns the p:sp element of part whose p:cNvPr is named name.
+func shapeXML(t *testing.T, part []byte, name string) string {
+	t.Helper()
+	s := string(part)
+	i := strings.Index(s, `<p:cNvPr id="`)
+	for i >= 0 {
+		end := strings.Index(s[i:], ">")
+		if strings.Contains(s[i:i+end], ` name="`+name+`"`) {
+			start := strings.LastIndex(s[:i], "<p:sp>")
+			stop := strings.Index(s[i:], "</p:sp>")
+			return s[start : i+stop+len("</p:sp>")]
+		}
+		next := strings.Index(s[i+1:], `<p:cNvPr id="`)
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	t.Fatalf("no shape named %q", name)
+	return ""
+}
+
+func applyOne(t *testing.T, d *scenegraph.Deck, opts tools.Options, tool string, args any) *scenegraph.Deck {
+	t.Helper()
+	raw, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, _, err := tools.Apply(d, []tools.Call{{Tool: tool, Args: raw}}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return next
+}
+
+// TestEditedAutofitTextIsExportedAtTheScaleDrawn: ACE's edit of a
+// normAutofit text refits it as PowerPoint does on an edit, and the scale
+// it draws and checks is the one exported. test_slides.pptx's body
+// placeholder (inheriting <a:normAutofit/>) is given eight paragraphs:
+// the text is drawn shrunk to fit, without overflow, and the export
+// writes <a:normAutofit fontScale> with that scale, which re-imports the
+// same; every other part of the package, and the other shapes of the
+// slide, are byte-identical.
+func TestEditedAutofitTextIsExportedAtTheScaleDrawn(t *testing.T) {
+	data := pythonPPTX(t, "test_slides.pptx", "")
+	d, blobs := importBytes(t, data, "test_slides.pptx")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	opts := tools.Options{FitText: FitTextFunc(ctx, sharedPool(t), blobs)}
+	body := nodeNamed(t, d, 0, "Content Placeholder 2")
+	long := strings.TrimSuffix(strings.Repeat("Quarterly revenue grew in every region we serve\n", 8), "\n")
+	next := applyOne(t, d, opts, "set_text_content", map[string]any{"nodeId": body.ID, "text": long})
+	n := nodeNamed(t, next, 0, "Content Placeholder 2")
+	scale := n.TextBox.FontScale
+	if scale <= 0.25 || scale >= 1 || n.TextBox.LineSpacingReduction != 0 {
+		t.Fatalf("eight paragraphs should be fitted below 100%%: %+v", n.TextBox)
+	}
+	t.Logf("eight paragraphs fitted at %g", scale)
+	m := renderSlide(t, next, blobs, 0).Nodes[n.ID]
+	if m.Overflow || m.AutoFitScale != scale || math.Abs(m.MinFontSize-smallestRunSize(n)*scale) > 0.02 {
+		t.Errorf("stored scale %g, drawn at %g (%.2f px), overflow %v", scale, m.AutoFitScale, m.MinFontSize, m.Overflow)
+	}
+
+	out, err := pptx.Export(next, blobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir := os.Getenv("ACE_AUTOFIT_OUT"); dir != "" { // for a look in PowerPoint or LibreOffice
+		if err := os.WriteFile(filepath.Join(dir, "autofit-edited.pptx"), out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, after := zipParts(t, data), zipParts(t, out)
+	const slide = "ppt/slides/slide1.xml"
+	want := `<a:normAutofit fontScale="` + strconv.Itoa(int(math.Round(scale*100000))) + `"/>`
+	if sp := shapeXML(t, after[slide], "Content Placeholder 2"); !strings.Contains(sp, want) {
+		t.Errorf("exported body does not store the scale drawn, want %s in\n%s", want, sp)
+	}
+	for _, other := range []string{"Title 1", "TextBox 6", "Rounded Rectangle 11"} {
+		if a, b := shapeXML(t, before[slide], other), shapeXML(t, after[slide], other); a != b {
+			t.Errorf("untouched shape %q changed:\n%s\n%s", other, a, b)
+		}
+	}
+	for name, b := range before {
+		if name != slide && !bytes.Equal(b, after[name]) {
+			t.Errorf("part %s changed", name)
+		}
+	}
+	again, _ := importBytes(t, out, "out.pptx")
+	if got := nodeNamed(t, again, 0, "Content Placeholder 2").TextBox.FontScale; got != scale {
+		t.Errorf("re-imported scale %g, exported %g", got, scale)
+	}
+}
+
+// TestRecolourKeepsTheStoredAutofit: an edit that does not change where
+// lines break (a colour) does not refit: default_template slide 12's body
+// keeps its stored fontScale 85% and lnSpcReduction 20%, drawn and
+// exported byte for byte, and so do the slides the edit did not touch.
+func TestRecolourKeepsTheStoredAutofit(t *testing.T) {
+	data, err := os.ReadFile(shareddecks.PPTXFile(t, "default_template.pptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, blobs := importBytes(t, data, "default_template.pptx")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	opts := tools.Options{FitText: FitTextFunc(ctx, sharedPool(t), blobs)}
+	body := nodeNamed(t, d, 11, "Content Placeholder 2")
+	next := applyOne(t, d, opts, "set_text_color", map[string]any{"nodeId": body.ID, "color": "#203040"})
+	n := nodeNamed(t, next, 11, "Content Placeholder 2")
+	if n.TextBox.FontScale != 0.85 || n.TextBox.LineSpacingReduction != 0.2 {
+		t.Fatalf("a recolour refitted the text: %+v", n.TextBox)
+	}
+	if m := renderSlide(t, next, blobs, 11).Nodes[n.ID]; m.AutoFitScale != 0.85 {
+		t.Errorf("drawn at %g, want the stored 0.85", m.AutoFitScale)
+	}
+	out, err := pptx.Export(next, blobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, after := zipParts(t, data), zipParts(t, out)
+	const slide = "ppt/slides/slide12.xml"
+	if sp := shapeXML(t, after[slide], "Content Placeholder 2"); !strings.Contains(sp, `<a:bodyPr><a:normAutofit fontScale="85000" lnSpcReduction="20000"/></a:bodyPr>`) {
+		t.Errorf("the stored autofit was not kept:\n%s", sp)
+	}
+	for name, b := range before {
+		if strings.HasPrefix(name, "ppt/slides/slide") && name != slide && !bytes.Equal(b, after[name]) {
+			t.Errorf("untouched part %s changed", name)
+		}
+	}
+}
+
+// pdfWordHeights converts the files with LibreOffice and returns, per
+// file, the height (pt) of each occurrence of word on the first page of
+// its PDF (pdftotext -bbox): the size LibreOffice drew the text at.
+func pdfWordHeights(t *testing.T, files map[string][]byte, word string) map[string][]float64 {
+	t.Helper()
+	if _, err := libreoffice.Binary(); err != nil {
+		t.Skip(err)
+	}
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Skip("pdftotext not installed (poppler-utils)")
+	}
+	pdfs, err := libreoffice.ToPDF(context.Background(), files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	box := regexp.MustCompile(`<word xMin="[-0-9.]+" yMin="([-0-9.]+)" xMax="[-0-9.]+" yMax="([-0-9.]+)">([^<]*)</word>`)
+	out := map[string][]float64{}
+	for name, pdf := range pdfs {
+		p := filepath.Join(t.TempDir(), "x.pdf")
+		if err := os.WriteFile(p, pdf, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		html, err := exec.Command("pdftotext", "-bbox", "-f", "1", "-l", "1", p, "-").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range box.FindAllStringSubmatch(string(html), -1) {
+			if m[3] == word {
+				y0, _ := strconv.ParseFloat(m[1], 64)
+				y1, _ := strconv.ParseFloat(m[2], 64)
+				out[name] = append(out[name], y1-y0)
+			}
+		}
+		if len(out[name]) == 0 {
+			t.Fatalf("LibreOffice drew no %q on %s's first slide", word, name)
+		}
+	}
+	return out
+}
+
+// TestAutofitAgreesWithLibreOffice checks the rule against LibreOffice
+// 7.4's PDF of the same files: the body that only inherits normAutofit
+// is drawn at full size (the same size as with a:noAutofit), as ACE draws
+// it; and the file ACE exports after fitting eight paragraphs into it
+// (fontScale stored) is drawn by LibreOffice, which refits such a box
+// itself, within 5 percentage points of ACE's scale.
+func TestAutofitAgreesWithLibreOffice(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs LibreOffice")
+	}
+	data := pythonPPTX(t, "test_slides.pptx", "")
+	d, blobs := importBytes(t, data, "test_slides.pptx")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	body := nodeNamed(t, d, 0, "Content Placeholder 2")
+	long := strings.TrimSuffix(strings.Repeat("Quarterly revenue grew in every region we serve\n", 8), "\n")
+	next := applyOne(t, d, tools.Options{FitText: FitTextFunc(ctx, sharedPool(t), blobs)}, "set_text_content", map[string]any{"nodeId": body.ID, "text": long})
+	scale := nodeNamed(t, next, 0, "Content Placeholder 2").TextBox.FontScale
+	fitted, err := pptx.Export(next, blobs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := pdfWordHeights(t, map[string][]byte{
+		"inherited.pptx": overflowingBody(t, `<a:bodyPr/>`),
+		"none.pptx":      overflowingBody(t, `<a:bodyPr><a:noAutofit/></a:bodyPr>`),
+		"fitted.pptx":    fitted,
+	}, "Quarterly")
+	full := h["none.pptx"][0]
+	if got := h["inherited.pptx"][0]; math.Abs(got-full) > 0.1 {
+		t.Errorf("LibreOffice drew the inherited-normAutofit body at %.2f pt high, the unshrunk one at %.2f pt", got, full)
+	}
+	lo := h["fitted.pptx"][0] / full
+	t.Logf("fitted body: ACE scale %.3f, LibreOffice %.3f", scale, lo)
+	if math.Abs(lo-scale) > 0.05 {
+		t.Errorf("LibreOffice drew ACE's fitted body at %.3f of full size, ACE at %.3f", lo, scale)
 	}
 }

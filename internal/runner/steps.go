@@ -130,9 +130,10 @@ func (s *Steps) toolbox() agent.Toolbox {
 
 // toolOptions is s.Tools with, when a renderer is set and the options do
 // not bring their own, measurement through the renderer (layout tools that
-// look for free space, add_footer, then see text that overflows its box)
-// and slide pictures for export_slide_image, footer colours and the
-// backdrop under text for fix_text_contrast. Act and Apply use the
+// look for free space, add_footer, then see text that overflows its box),
+// slide pictures for export_slide_image, footer colours, the backdrop
+// under text for fix_text_contrast and the fitted scale of edited
+// shrink-on-overflow text. Act and Apply use the
 // same options, so replaying a batch gives the same snapshot.
 func (s *Steps) toolOptions() tools.Options {
 	o := s.Tools
@@ -146,6 +147,9 @@ func (s *Steps) toolOptions() tools.Options {
 		}
 		if o.TextBackdrop == nil { // fix_text_contrast on what is under the glyphs
 			o.TextBackdrop = render.TextBackdropFunc(ctx, s.Renderer, store.Assets(ctx, s.Store))
+		}
+		if o.FitText == nil { // edited normAutofit text gets the scale it is drawn at
+			o.FitText = render.FitTextFunc(ctx, s.Renderer, store.Assets(ctx, s.Store))
 		}
 		if o.Renderer == nil { // export_slide_image returns a real PNG
 			o.Renderer = render.SlidePNG{Ctx: ctx, Renderer: s.Renderer, Assets: store.Assets(ctx, s.Store)}

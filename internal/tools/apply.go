@@ -76,6 +76,15 @@ type Options struct {
 	// deck's own nodes, and text over a picture is left alone.
 	// Deterministic for equal decks, like Measure.
 	TextBackdrop func(*scenegraph.Deck, []string) (map[string][]scenegraph.Color, error)
+	// FitText, when set, renders the given shrink-on-overflow texts of the
+	// working deck from full size and returns, per node id, the largest
+	// scale (0.25..1) at which each fits (render.FitTextFunc). After a
+	// batch, every such text whose layout the batch changed is refitted
+	// with it and the scale is stored (refitShrinkText), as PowerPoint
+	// refits a normAutofit text when it is edited; without it the stored
+	// scale stays, and is what the text is drawn and exported at.
+	// Deterministic for equal decks, like Measure.
+	FitText func(*scenegraph.Deck, []string) (map[string]float64, error)
 }
 
 // BatchError is a failed command: its 0-based position in the batch, the
@@ -120,6 +129,11 @@ func ApplyFocused(d *scenegraph.Deck, calls []Call, opts Options) (*scenegraph.D
 	results, err := env.runAll(calls)
 	if err != nil {
 		return d, nil, opts.Focus, err
+	}
+	if opts.FitText != nil {
+		if err := refitShrinkText(d, work, opts.FitText); err != nil {
+			return d, nil, opts.Focus, err
+		}
 	}
 	if err := newProblems(d, work); err != nil {
 		// Find the first call after which the deck stops validating, so the

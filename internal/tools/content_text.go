@@ -473,6 +473,11 @@ func contentTextTools() []Tool {
 				b := n.TextBox
 				if a.AutoResize != "" {
 					b.AutoResize = a.AutoResize
+					if a.AutoResize != sg.AutoResizeShrink {
+						// A stored autofit scale belongs to normAutofit
+						// only (ECMA-376 §21.1.2.1.3).
+						b.FontScale, b.LineSpacingReduction = 0, 0
+					}
 					switch a.AutoResize {
 					case sg.AutoResizeBoth:
 						n.LayoutSizingHorizontal, n.LayoutSizingVertical = sg.SizingHug, sg.SizingHug

@@ -904,11 +904,9 @@ func (e *Env) footerObstacles(s *sg.Node, painted map[string]sg.Rect) []sg.Rect 
 // textExtent grows a text box to where its text probably reaches when the
 // text is taller than the box (PowerPoint lets it spill): down from a top
 // anchor, up from a bottom one, both ways when centred. Shrink-on-overflow
-// text stays inside its box.
+// text is estimated at its stored scale, which is what PowerPoint draws
+// (ECMA-376 §21.1.2.1.3), so it may spill too.
 func textExtent(n *sg.Node, r sg.Rect) sg.Rect {
-	if n.TextBox != nil && n.TextBox.AutoResize == sg.AutoResizeShrink {
-		return r
-	}
 	need := textHeight(n, r.Width)
 	if need <= r.Height {
 		return r
@@ -929,8 +927,8 @@ func textExtent(n *sg.Node, r sg.Rect) sg.Rect {
 // line heights included, PowerPoint's recorded font scale applied.
 func textHeight(n *sg.Node, width float64) float64 {
 	fs, lh := textMetrics(n)
-	if n.TextBox != nil && n.TextBox.FontScale > 0 {
-		fs, lh = fs*n.TextBox.FontScale, lh*n.TextBox.FontScale
+	if f := n.TextBox.DrawnFontScale(); f < 1 {
+		fs, lh = fs*f, lh*f
 	}
 	in := sg.Insets{Left: 9.6, Right: 9.6, Top: 4.8, Bottom: 4.8} // DrawingML default insets
 	if n.TextBox != nil && n.TextBox.Insets != nil {
