@@ -1,0 +1,153 @@
+package bench
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/acecanvas/ace/internal/deckio"
+	"github.com/acecanvas/ace/internal/judge"
+	"github.com/acecanvas/ace/internal/render"
+	sg "github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/internal/shareddecks"
+	"github.com/acecanvas/ace/internal/tools"
+	"github.com/acecanvas/ace/internal/tools/assets"
+)
+
+// coreSuite is the shipped suite, loaded with the shared decks the tests
+// use (shareddecks finds them as every other real-deck test does).
+func coreSuite(t *testing.T) *Suite {
+	t.Helper()
+	path := filepath.Join(shareddecks.Root(t), "bench", "suites", "core.yaml")
+	s, err := Load(path, Options{SharedDir: shareddecks.Shared(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// deckCache imports each deck file once; callers get clones.
+type deckCache struct {
+	mu    sync.Mutex
+	decks map[string]loadedDeck
+}
+
+type loadedDeck struct {
+	deck  *sg.Deck
+	blobs sg.Blobs
+}
+
+func (c *deckCache) load(t *testing.T, path string) (*sg.Deck, sg.Blobs) {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.decks == nil {
+		c.decks = map[string]loadedDeck{}
+	}
+	l, ok := c.decks[path]
+	if !ok {
+		d, blobs, err := deckio.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l = loadedDeck{d, blobs}
+		c.decks[path] = l
+	}
+	blobs := sg.Blobs{}
+	for k, v := range l.blobs {
+		blobs[k] = v
+	}
+	return l.deck.Clone(), blobs
+}
+
+// renderGate renders both decks and returns the violations the result has
+// that the baseline lacks, as the harness's render step does (judge.Gate).
+func renderGate(t *testing.T, pool *render.Pool, result, baseline *sg.Deck, blobs sg.Blobs) *RenderEvidence {
+	t.Helper()
+	ctx := context.Background()
+	cur, err := pool.Render(ctx, result, blobs, render.Request{})
+	if err != nil {
+		t.Fatalf("render result: %v", err)
+	}
+	base, err := pool.Render(ctx, baseline, blobs, render.Request{})
+	if err != nil {
+		t.Fatalf("render original: %v", err)
+	}
+	return &RenderEvidence{NewViolations: judge.Gate(cur.Violations, base.Violations).New}
+}
+
+// TestCoreSuiteTasksAreValidated applies every task's hand-written
+// solution to its deck, exports to .pptx and imports it again (Reimport,
+// the file a user opens), and asserts that every check passes; then it
+// asserts that the unedited deck, through the same round trip, fails at
+// least one check, so no task is passed by doing nothing.
+func TestCoreSuiteTasksAreValidated(t *testing.T) {
+	s := coreSuite(t)
+	var cache deckCache
+	var pool *render.Pool
+	needRender := false
+	for _, task := range s.Tasks {
+		needRender = needRender || task.NeedsRender()
+	}
+	if needRender {
+		var err error
+		pool, err = render.NewPool(context.Background(), render.Options{Size: 1})
+		if err != nil {
+			t.Fatalf("render pool (no_new_violations needs the renderer): %v", err)
+		}
+		t.Cleanup(func() { pool.Close() })
+	}
+	opts := tools.Options{Assets: assets.NewLocal(s.AssetDir)}
+	if s.AssetDir == "" {
+		opts.Assets = assets.NewLocal(t.TempDir())
+	}
+	for _, task := range s.Tasks {
+		t.Run(task.ID, func(t *testing.T) {
+			calls, err := LoadSolution(task.Solution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			orig, blobs := cache.load(t, task.Deck)
+			o := opts
+			o.Blobs = blobs
+			edited, _, err := tools.Apply(orig, calls, o)
+			if err != nil {
+				t.Fatalf("solution does not apply: %v", err)
+			}
+			result, err := Reimport(edited, blobs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			unedited, err := Reimport(orig, blobs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			solved := Evidence{Result: result, Original: orig}
+			before := Evidence{Result: unedited, Original: orig}
+			if task.NeedsRender() {
+				solved.Render = renderGate(t, pool, result, unedited, blobs)
+				before.Render = &RenderEvidence{}
+			}
+			after := task.Evaluate(solved)
+			for _, r := range after {
+				if r.Status != StatusPass {
+					t.Errorf("on the solution: %s", r)
+				}
+			}
+			was := task.Evaluate(before)
+			var failed []string
+			for _, r := range was {
+				if r.Status == StatusFail {
+					failed = append(failed, string(r.Kind))
+				}
+			}
+			if len(failed) == 0 {
+				t.Errorf("the unedited deck passes every check: the task cannot fail")
+			}
+			_, n := Passed(after)
+			t.Logf("%-32s %-12s solution passes %d/%d; unedited fails %d (%s)", task.ID, task.Category, n, len(after), len(failed), strings.Join(failed, ", "))
+		})
+	}
+}
