@@ -307,7 +307,7 @@ func (ex *exporter) patchShape(si *slideInfo, w *writer, info *shapeInfo, n *sg.
 			tb := e.child(nsP, "txBody")
 			if tb == nil {
 				if n.HasText() {
-					e.insertOrdered(rawNode(w.txBodyXML("p", &n.TextContent, n.Type == sg.TypeText, noInsets(n))), []string{"nvSpPr", "spPr", "style", "txBody", "extLst"})
+					e.insertOrdered(rawNode(w.txBodyXML("p", textAsDrawn(n), n.Type == sg.TypeText, noInsets(n))), []string{"nvSpPr", "spPr", "style", "txBody", "extLst"})
 				}
 			} else {
 				ex.patchText(w, tb, &n.TextContent, &o.TextContent)
@@ -607,16 +607,21 @@ func (ex *exporter) patchText(w *writer, txBody *xnode, n, o *sg.TextContent) {
 			st := n.StyleAt(nOff[k] + s)
 			key := styleKey(st)
 			e, f := runEnd(n, runes, nOff[k], s)
-			rPr := w.rPrXML(st)
+			text := string(runes[s:e])
+			rPr := w.rPrXML(st, runLang(text, line, ""))
 			if tmpl != nil {
 				if tr, at := runAt(tmpl, s); tr != nil {
 					old := o.StyleAt(oOff[tk] + at)
 					trPr := tr.child(nsA, "rPr")
+					// The run's tag is kept unless the new text is in
+					// another script (en-US on Japanese becomes ja-JP).
+					tagged := trPr.av("lang")
+					lang := runLang(text, line, tagged)
 					switch {
-					case styleKey(old) == key && trPr != nil:
+					case styleKey(old) == key && trPr != nil && lang == tagged:
 						rPr = string(trPr.bytes())
 					default:
-						rPr = patchRPr(w, trPr, old, st)
+						rPr = patchRPr(w, trPr, old, st, lang)
 					}
 				}
 			}
@@ -637,8 +642,10 @@ func (ex *exporter) patchText(w *writer, txBody *xnode, n, o *sg.TextContent) {
 			s = e
 		}
 		// The paragraph's end takes the style of its last character, as
-		// PowerPoint keeps it (what text typed there will look like).
+		// PowerPoint keeps it (what text typed there will look like), and
+		// the paragraph's language (runLang).
 		ep := tmpl.child(nsA, "endParaRPr")
+		lang := runLang(line, line, ep.av("lang"))
 		end := n.StyleAt(nOff[k] + max(nl-1, 0))
 		oldEnd := end
 		if tk >= 0 {
@@ -646,9 +653,9 @@ func (ex *exporter) patchText(w *writer, txBody *xnode, n, o *sg.TextContent) {
 		}
 		switch {
 		case styleKey(end) != styleKey(oldEnd):
-			b.WriteString(patchProps(w, "endParaRPr", ep, oldEnd, end))
+			b.WriteString(patchProps(w, "endParaRPr", ep, oldEnd, end, lang))
 		case ep != nil:
-			b.Write(ep.bytes())
+			b.Write(withLang(ep, lang))
 		}
 		b.WriteString("</a:p>")
 		paras = append(paras, rawNode(b.String()))
@@ -749,20 +756,37 @@ func runAt(p *xnode, s int) (*xnode, int) {
 	return last, lastAt
 }
 
+// withLang is the bytes of a run-properties element (a:rPr,
+// a:endParaRPr) with its lang attribute set to lang; the element as it is
+// when lang is "" or already its tag.
+func withLang(e *xnode, lang string) []byte {
+	if lang == "" || e.av("lang") == lang {
+		return e.bytes()
+	}
+	el := &xnode{kind: kElem, prefix: e.prefix, local: e.local, ns: e.ns, dirty: true,
+		attrs: append([]xattr(nil), e.attrs...), kids: append([]*xnode(nil), e.kids...)}
+	el.setAttr("lang", lang)
+	return el.bytes()
+}
+
 // patchRPr copies a run's a:rPr and rewrites the attributes and children
-// whose effective value changed from old to st.
-func patchRPr(w *writer, tmpl *xnode, old, st sg.TypeStyle) string {
-	return patchProps(w, "rPr", tmpl, old, st)
+// whose effective value changed from old to st, and its language tag to
+// lang when set (runLang).
+func patchRPr(w *writer, tmpl *xnode, old, st sg.TypeStyle, lang string) string {
+	return patchProps(w, "rPr", tmpl, old, st, lang)
 }
 
 // patchProps is patchRPr for any CT_TextCharacterProperties element
 // (a:rPr, a:endParaRPr; ECMA-376 §21.1.2.3.9), named local.
-func patchProps(w *writer, local string, tmpl *xnode, old, st sg.TypeStyle) string {
+func patchProps(w *writer, local string, tmpl *xnode, old, st sg.TypeStyle, lang string) string {
 	el := &xnode{kind: kElem, prefix: "a", local: local, ns: nsA, dirty: true}
 	if tmpl != nil {
 		el.prefix = tmpl.prefix
 		el.attrs = append([]xattr(nil), tmpl.attrs...)
 		el.kids = append([]*xnode(nil), tmpl.kids...)
+	}
+	if lang != "" && el.av("lang") != lang {
+		el.setAttr("lang", lang)
 	}
 	if st.FontSize != old.FontSize {
 		el.setAttr("sz", strconv.Itoa(int(math.Round(st.FontSize/sg.PxPerPt*100))))
@@ -838,7 +862,7 @@ func patchBodyPr(txBody *xnode, n, o *sg.TextContent) {
 				bp.setAttr(s.attr, strconv.FormatInt(int64(math.Round(s.v*sg.EMUPerPx)), 10))
 			}
 		}
-		if tb.NoWrap {
+		if tb.NoWrap || tb.AutoResize == sg.AutoResizeBoth {
 			bp.setAttr("wrap", "none")
 		} else {
 			bp.setAttr("wrap", "square")

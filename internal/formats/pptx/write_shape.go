@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	sg "github.com/acecanvas/ace/internal/scenegraph"
@@ -422,7 +423,7 @@ func (w *writer) spXML(n *sg.Node, m emuMap) string {
 	b.WriteString(effectsXML(w, n))
 	b.WriteString("</p:spPr>")
 	if n.Type.CanHoldText() || n.HasText() {
-		b.WriteString(w.txBodyXML("p", &n.TextContent, n.Type == sg.TypeText, noInsets(n)))
+		b.WriteString(w.txBodyXML("p", textAsDrawn(n), n.Type == sg.TypeText, noInsets(n)))
 	}
 	b.WriteString("</p:sp>")
 	if n.Opacity != nil && *n.Opacity < 1 {
@@ -644,7 +645,7 @@ func (w *writer) txBodyXML(prefix string, tc *sg.TextContent, textBox, zeroInset
 		b.WriteString("<a:p>" + w.pPrXML(para))
 		n := utf8.RuneCountInString(line)
 		b.WriteString(w.runsXML(tc, line, off))
-		b.WriteString(`<a:endParaRPr` + w.rPrAttrs(tc.StyleAt(off+max(n-1, 0))) + `/>`)
+		b.WriteString(`<a:endParaRPr` + w.rPrAttrs(tc.StyleAt(off+max(n-1, 0)), runLang(line, line, "")) + `/>`)
 		b.WriteString("</a:p>")
 		off += n + 1
 	}
@@ -661,13 +662,14 @@ func (w *writer) runsXML(tc *sg.TextContent, line string, off int) string {
 	for start < len(runes) {
 		st := tc.StyleAt(off + start)
 		end, f := runEnd(tc, runes, off, start)
+		rPr := w.rPrXML(st, runLang(string(runes[start:end]), line, ""))
 		switch {
 		case runes[start] == lineSep:
-			b.WriteString("<a:br>" + w.rPrXML(st) + "</a:br>")
+			b.WriteString("<a:br>" + rPr + "</a:br>")
 		case f >= 0:
-			b.WriteString(fldOpen(tc.Fields[f]) + w.rPrXML(st) + "<a:t>" + escText(string(runes[start:end])) + "</a:t></a:fld>")
+			b.WriteString(fldOpen(tc.Fields[f]) + rPr + "<a:t>" + escText(string(runes[start:end])) + "</a:t></a:fld>")
 		default:
-			b.WriteString("<a:r>" + w.rPrXML(st) + "<a:t>" + escText(string(runes[start:end])) + "</a:t></a:r>")
+			b.WriteString("<a:r>" + rPr + "<a:t>" + escText(string(runes[start:end])) + "</a:t></a:r>")
 		}
 		start = end
 	}
@@ -741,10 +743,39 @@ func linkKey(l *sg.Link) string {
 	return l.URL + "#" + l.NodeID
 }
 
-// rPrAttrs writes the run-property attributes of a style.
-func (w *writer) rPrAttrs(s sg.TypeStyle) string {
+// defaultLang is the a:rPr/@lang of a fresh run whose script names no
+// language (Latin text, digits, punctuation).
+const defaultLang = "en-US"
+
+// runLang is the a:rPr/@lang for a run of text in a paragraph, given the
+// tag its run properties already carry ("" for none): the language of the
+// run's script (sg.TextLang), or its paragraph's when the run has no
+// letters (a number in a Japanese sentence) or the paragraph's language is
+// written in the run's script (kanji alone in a Japanese sentence); tagged
+// when neither names a language; "" when nothing does (a fresh run is
+// then written with defaultLang).
+func runLang(run, para, tagged string) string {
+	if !strings.ContainsFunc(run, unicode.IsLetter) {
+		return sg.TextLang(para, tagged)
+	}
+	r := sg.TextLang(run, tagged)
+	if r == tagged {
+		return r
+	}
+	if p := sg.TextLang(para, tagged); p != "" && sg.TextLang(run, p) == p {
+		return p
+	}
+	return r
+}
+
+// rPrAttrs writes the run-property attributes of a style; lang is the
+// run's language tag (defaultLang when "").
+func (w *writer) rPrAttrs(s sg.TypeStyle, lang string) string {
 	var b strings.Builder
-	b.WriteString(` lang="en-US"`)
+	if lang == "" {
+		lang = defaultLang
+	}
+	b.WriteString(` lang="` + esc(lang) + `"`)
 	if s.FontSize > 0 {
 		fmt.Fprintf(&b, ` sz="%d"`, int(math.Round(s.FontSize/sg.PxPerPt*100)))
 	}
@@ -783,8 +814,9 @@ func (w *writer) rPrAttrs(s sg.TypeStyle) string {
 	return b.String()
 }
 
-// rPrXML writes a:rPr with every set field of the style explicit.
-func (w *writer) rPrXML(s sg.TypeStyle) string {
+// rPrXML writes a:rPr with every set field of the style explicit and the
+// run's language tag (rPrAttrs).
+func (w *writer) rPrXML(s sg.TypeStyle, lang string) string {
 	var kids strings.Builder
 	if len(s.Fills) > 0 {
 		kids.WriteString(w.fillXML(s.Fills))
@@ -796,9 +828,9 @@ func (w *writer) rPrXML(s sg.TypeStyle) string {
 	}
 	kids.WriteString(w.linkXML(s.Link))
 	if kids.Len() == 0 {
-		return "<a:rPr" + w.rPrAttrs(s) + "/>"
+		return "<a:rPr" + w.rPrAttrs(s, lang) + "/>"
 	}
-	return "<a:rPr" + w.rPrAttrs(s) + ">" + kids.String() + "</a:rPr>"
+	return "<a:rPr" + w.rPrAttrs(s, lang) + ">" + kids.String() + "</a:rPr>"
 }
 
 // pPrXML writes a:pPr for a paragraph.
@@ -883,6 +915,35 @@ func (w *writer) bulletLookXML(p sg.Paragraph) string {
 	return b.String()
 }
 
+// textAsDrawn is n's text with the autofit the renderer draws it with: a
+// TEXT node that hugs its content (HUG sizing, as the tools make text
+// without a width or height) and has no textAutoResize of its own grows
+// with its text, which DrawingML says with a:spAutoFit (ECMA-376 Part 1
+// §21.1.2.1.4), and with wrap="none" when it hugs its width (bodyPrXML):
+// PowerPoint and LibreOffice then grow the box to their own font metrics
+// rather than wrap or overflow a box measured with ACE's.
+func textAsDrawn(n *sg.Node) *sg.TextContent {
+	tc := &n.TextContent
+	if n.Type != sg.TypeText || tc.TextBox != nil && tc.TextBox.AutoResize != "" && tc.TextBox.AutoResize != sg.AutoResizeNone {
+		return tc
+	}
+	hugW, hugH := n.LayoutSizingHorizontal == sg.SizingHug, n.LayoutSizingVertical == sg.SizingHug
+	if !hugW && !hugH {
+		return tc
+	}
+	c := *tc
+	var tb sg.TextBox
+	if tc.TextBox != nil {
+		tb = *tc.TextBox
+	}
+	tb.AutoResize = sg.AutoResizeHeight
+	if hugW {
+		tb.AutoResize = sg.AutoResizeBoth
+	}
+	c.TextBox = &tb
+	return &c
+}
+
 // noInsets reports whether n's text sits flush in its box when it has no
 // insets of its own: a Figma-style TEXT node that did not come from a
 // .pptx, as the renderer draws it. PowerPoint would otherwise apply the
@@ -900,7 +961,9 @@ func bodyPrXML(tc *sg.TextContent, textBox, zeroInsets bool) string {
 	if tb == nil {
 		tb = &sg.TextBox{}
 	}
-	if tb.NoWrap {
+	if tb.NoWrap || tb.AutoResize == sg.AutoResizeBoth {
+		// A box that grows to its widest line never wraps (the renderer
+		// draws it max-content wide).
 		b.WriteString(` wrap="none"`)
 	} else {
 		b.WriteString(` wrap="square"`)
