@@ -266,7 +266,7 @@ func (l *loop) iterate(n int, base string, fb *policy.Feedback, x string) (it It
 			it.Notes = append(it.Notes, "not rendered: no renderer configured, the geometry gate was not evaluated")
 		} else {
 			it.Rendered, it.Violations, it.GatePassed, it.NewViolations = true, ren.Violations, ren.GatePassed, ren.NewViolations
-			it.Blocked = ren.Blocked
+			it.Blocked, it.Measured = ren.Blocked, ren.Measured
 		}
 		if ren.DeckRef != "" && ren.DeckRef != it.Snapshot {
 			// The per-slide gate put slides back: the iteration keeps
@@ -353,6 +353,11 @@ func (l *loop) finish(stepErr error) (*Record, error) {
 	}
 	if kept := rec.Kept(); kept != nil {
 		rec.Reverted = kept.Reverted
+		if kept.Measured != "" {
+			// Export what the gate checked: text and frames at the size
+			// the renderer drew them, not the tools' estimates.
+			rec.Final = kept.Measured
+		}
 	}
 
 	if req.RecipeRef != "" && rec.Expectations > 0 {

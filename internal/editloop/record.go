@@ -18,7 +18,9 @@ type Record struct {
 	// Recipe is the recipe's name for a recipe edit.
 	Recipe string `json:"recipe,omitempty"`
 	Origin string `json:"origin"` // snapshot ref
-	// Final is the kept snapshot (the origin when no iteration is kept);
+	// Final is the kept snapshot as its render measured it (the kept
+	// iteration's Measured when set, else its Snapshot; the origin when no
+	// iteration is kept): the deck checked and exported;
 	// Selected is the kept iteration's number N (1-based, as in
 	// Iterations), 0 when the origin stands. One numbering everywhere.
 	Final    string         `json:"final"`
@@ -135,6 +137,9 @@ type IterationRecord struct {
 	Blocked  []BlockedSlide `json:"blocked,omitempty"`
 	Reverted []SlideRevert  `json:"reverted,omitempty"`
 	Attempt  string         `json:"attempt,omitempty"`
+	// Measured is Snapshot with the geometry its render decided written
+	// back (RenderOutput.Measured); empty when that changed nothing.
+	Measured string `json:"measured,omitempty"`
 
 	Score        *float64 `json:"score,omitempty"`
 	Critique     string   `json:"critique,omitempty"`

@@ -340,6 +340,12 @@ type RenderOutput struct {
 	// violations above are then that snapshot's.
 	DeckRef  string        `json:"deckRef,omitempty"`
 	Reverted []SlideRevert `json:"reverted,omitempty"`
+	// Measured, when the gate passed, is the snapshot it judged (DeckRef
+	// when set, else RenderInput.DeckRef) with the geometry the renderer
+	// decided written back (render.WriteMeasured: content-sized text and
+	// auto-layout frames as drawn); empty when that changed nothing. It is
+	// what the edit exports when the iteration is kept.
+	Measured string `json:"measured,omitempty"`
 }
 
 // JudgeInput asks for the IF (and optionally VQ) verdict on an edit.

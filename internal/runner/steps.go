@@ -530,6 +530,11 @@ const renderChunk = 8
 // rendered again in it, and the gate is evaluated anew on the result: the
 // other slides are unchanged nodes in an unchanged deck, so their
 // measurement stands.
+//
+// When the gate passes, the judged snapshot with the geometry this render
+// decided written back (render.WriteMeasured: text that hugs its content
+// and auto-layout frames at their drawn size) is stored as Measured, the
+// deck the edit exports if the iteration is kept.
 func (s *Steps) Render(ctx context.Context, in editloop.RenderInput) (editloop.RenderOutput, error) {
 	if s.Renderer == nil {
 		return editloop.RenderOutput{GatePassed: true, NotRendered: true}, nil
@@ -544,7 +549,8 @@ func (s *Steps) Render(ctx context.Context, in editloop.RenderInput) (editloop.R
 	}
 	out, fresh := gateOf(cur, orig, in.Waived)
 	if out.GatePassed {
-		return out, nil
+		out.Measured, err = s.writeMeasured(ctx, in.DeckRef, in.OriginRef, cur.Measured)
+		return out, err
 	}
 	attempt, err := s.deck(ctx, in.DeckRef)
 	if err != nil {
@@ -600,15 +606,51 @@ func (s *Steps) Render(ctx context.Context, in editloop.RenderInput) (editloop.R
 		}
 	}
 	res.Slides = len(res.IDs)
+	for _, m := range cur.Measured {
+		if !put[m.SlideID] {
+			res.Measured = append(res.Measured, m)
+		}
+	}
+	res.Measured = append(res.Measured, again.Measured...)
 	blocked := out.Blocked
 	out, _ = gateOf(res, orig, in.Waived)
 	out.Blocked, out.DeckRef = blocked, ref
+	if out.GatePassed {
+		if out.Measured, err = s.writeMeasured(ctx, ref, in.OriginRef, res.Measured); err != nil {
+			return out, err
+		}
+	}
 	for _, b := range blocked {
 		r := editloop.SlideRevert{SlideID: b.SlideID, Number: b.Number}
 		for _, v := range b.Violations {
 			r.Violations = append(r.Violations, judge.Describe(v))
 		}
 		out.Reverted = append(out.Reverted, r)
+	}
+	return out, nil
+}
+
+// writeMeasured stores snapshot ref with the geometry its render decided
+// written back (render.WriteMeasured against the origin) and returns the
+// new ref, or "" when nothing changed.
+func (s *Steps) writeMeasured(ctx context.Context, ref, originRef string, slides []render.SlideResult) (string, error) {
+	if len(slides) == 0 {
+		return "", nil
+	}
+	d, err := s.deck(ctx, ref)
+	if err != nil {
+		return "", err
+	}
+	origin, err := s.deck(ctx, originRef)
+	if err != nil {
+		return "", err
+	}
+	if len(render.WriteMeasured(d, origin, slides)) == 0 {
+		return "", nil
+	}
+	out, err := store.PutDeck(ctx, s.Store, d)
+	if err != nil {
+		return "", fmt.Errorf("store the measured snapshot: %w", err)
 	}
 	return out, nil
 }
@@ -716,6 +758,9 @@ type Rendered struct {
 	Slides     int
 	// IDs are the slides rendered, in deck order.
 	IDs []string
+	// Measured is each rendered slide's measured geometry (render
+	// results without their PNGs).
+	Measured []render.SlideResult
 }
 
 // RenderSlides renders the slides ids of snapshot ref (nil: every slide;
@@ -755,6 +800,9 @@ func (s *Steps) RenderSlides(ctx context.Context, ref string, ids []string, imag
 		out.Slides += len(res.Slides)
 		for _, sl := range res.Slides {
 			out.IDs = append(out.IDs, sl.SlideID)
+			m := sl
+			m.PNG = nil
+			out.Measured = append(out.Measured, m)
 		}
 		for _, sl := range res.Slides {
 			if len(sl.PNG) == 0 {
