@@ -53,7 +53,8 @@ Chromium and writes to DIR:
   slide-NN.png        one image per slide (NN is 1-based)
   geometry.json       measured bounds, text lines and overflow of every node
   violations.json     the layout violations (text_overflow, overlap,
-                      out_of_bounds, image_clipping, low_contrast, min_font_size)
+                      out_of_bounds, image_clipping, low_contrast, min_font_size,
+                      frame_overflow)
   violations.txt      the same, one line each
   contact-sheet.png   all slides on one image (with --contact-sheet)
 Images of an earlier render in DIR (slide-NN.png, contact-sheet.png) are

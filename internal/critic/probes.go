@@ -153,7 +153,7 @@ var (
 // rendererKinds are the violation kinds internal/render reports; every one
 // needs exactly one geometric check.
 var rendererKinds = []string{render.KindTextOverflow, render.KindOverlap, render.KindOutOfBounds,
-	render.KindImageClipping, render.KindLowContrast, render.KindMinFontSize}
+	render.KindImageClipping, render.KindLowContrast, render.KindMinFontSize, render.KindFrameOverflow}
 
 // ParseLibrary reads and validates a probe library in the probes.yaml
 // format; name is used in errors. The rules: group ids are a family letter

@@ -12,7 +12,8 @@ import (
 // Violation kinds: the deterministic ReDeck B_geom family (text_overflow,
 // overlap, out_of_bounds — the paper's pw_oob — and image_clipping, App E
 // S1-S4) plus two readability checks the paper's probes name (contrast,
-// font size; B4).
+// font size; B4), and frame_overflow, ours: content spilling out of an
+// auto-layout frame.
 const (
 	KindTextOverflow  = "text_overflow"
 	KindOverlap       = "overlap"
@@ -20,6 +21,10 @@ const (
 	KindImageClipping = "image_clipping"
 	KindLowContrast   = "low_contrast"
 	KindMinFontSize   = "min_font_size"
+	// KindFrameOverflow: content spills out of an auto-layout frame (issue
+	// 16 item 7: a frame created without a size stayed 100x100 while its
+	// children spread past it, and no check saw it).
+	KindFrameOverflow = "frame_overflow"
 )
 
 // Tolerances. ReDeck leaves them unspecified (spec B4); these are ours.
@@ -30,6 +35,9 @@ const (
 	TextOverflowTolerance = 2.0
 	// OutOfBoundsTolerance: px a readable element may pass the slide edge.
 	OutOfBoundsTolerance = 1.0
+	// FrameOverflowTolerance: px a flow child may pass its auto-layout
+	// frame's box (sub-pixel flexbox rounding).
+	FrameOverflowTolerance = 1.0
 	// OverlapMinSide and OverlapMinFraction: two readable elements overlap
 	// when their intersection is more than 2 px on both sides and more than
 	// 2% of the smaller element's area (touching boxes and hairline
@@ -253,7 +261,47 @@ func Violations(d *scenegraph.Deck, slide int, nodes map[string]Measured) []Viol
 		}
 	}
 	out = append(out, hiddenText(order, nodes, sid, isAncestor, out)...)
+	out = append(out, frameOverflow(order, nodes, sid)...)
 	sortViolations(out)
+	return out
+}
+
+// frameOverflow finds auto-layout frames whose flow children reach past the
+// frame's box by more than FrameOverflowTolerance: a FIXED (or FILL) size
+// too small for what the frame holds. A HUG axis grows with its content
+// and cannot spill; a frame that clips its content is left to the checks
+// of what it hides (text clipped, image clipped). One violation per frame,
+// keyed by the frame alone, whichever children spill. order is the slide's
+// visible nodes.
+func frameOverflow(order []*scenegraph.Node, nodes map[string]Measured, sid string) []Violation {
+	var out []Violation
+	for _, f := range order {
+		if f.Type == scenegraph.TypeSlide || !f.HasAutoLayout() || !f.Type.CanAutoLayout() || f.ClipsContent {
+			continue
+		}
+		fm, ok := nodes[f.ID]
+		if !ok {
+			continue
+		}
+		content, worst, spilling := fm.Bounds, 0.0, 0
+		for _, c := range f.Children {
+			cm, ok := nodes[c.ID]
+			if !ok || !c.IsVisible() || c.LayoutPositioning == scenegraph.PositioningAbsolute {
+				continue
+			}
+			content = content.Union(cm.Bounds)
+			if past := pastBy(cm.Bounds, fm.Bounds); past > FrameOverflowTolerance {
+				worst, spilling = math.Max(worst, past), spilling+1
+			}
+		}
+		if spilling == 0 {
+			continue
+		}
+		out = append(out, newViolation(KindFrameOverflow, sid, []string{f.ID}, []scenegraph.Rect{fm.Bounds, content},
+			"%s is %sx%s px but its content needs %sx%s px: %d of its children spill out by up to %s px (let it hug its content, or give it room)",
+			describe(f), trimFloat(math.Round(fm.Bounds.Width)), trimFloat(math.Round(fm.Bounds.Height)),
+			trimFloat(math.Round(content.Width)), trimFloat(math.Round(content.Height)), spilling, trimFloat(math.Round(worst))))
+	}
 	return out
 }
 

@@ -239,3 +239,34 @@ func TestLowContrastChecksEveryLine(t *testing.T) {
 		t.Errorf("low_contrast on %v", got)
 	}
 }
+
+func TestContentSpillingFromAnAutoLayoutFrameIsAViolation(t *testing.T) {
+	col := func(id string, sizing string) *scenegraph.Node {
+		f := autoFrame(id, scenegraph.LayoutVertical, 100, 100,
+			rect(id+"a", 0, 0, 160, 40, "#FF0000"), rect(id+"b", 0, 0, 160, 40, "#00FF00"), rect(id+"c", 0, 0, 160, 40, "#0000FF"))
+		f.ItemSpacing = 10
+		f.LayoutSizingHorizontal, f.LayoutSizingVertical = sizing, sizing
+		return f
+	}
+	fixed, hug, clipped := col("fixed", ""), col("hug", scenegraph.SizingHug), col("clip", "")
+	hug.Transform, clipped.Transform = scenegraph.Translate(400, 30), scenegraph.Translate(800, 30)
+	clipped.ClipsContent = true
+	stray := rect("stray", 500, 0, 40, 40, "#000000") // absolutely placed, outside on purpose
+	stray.LayoutPositioning = scenegraph.PositioningAbsolute
+	fixed.Children = append(fixed.Children, stray)
+	sr := renderOne(t, deck(fixed, hug, clipped), nil, false)
+	var got []Violation
+	for _, v := range sr.Violations {
+		if v.Kind == KindFrameOverflow {
+			got = append(got, v)
+		}
+	}
+	if len(got) != 1 || got[0].Key != "frame_overflow|s1|fixed" {
+		t.Fatalf("frame_overflow violations %+v, want the FIXED frame's only", got)
+	}
+	// 100x100 holding three 40 px rows 160 px wide with 10 px gaps: 60 px
+	// too wide, 40 px too tall.
+	if want := "is 100x100 px but its content needs 160x140 px: 3 of its children spill out by up to 60 px"; !strings.Contains(got[0].Reason, want) {
+		t.Errorf("reason %q, want it to say %q", got[0].Reason, want)
+	}
+}
