@@ -197,3 +197,116 @@ steps:
 		t.Errorf("LibreOffice wraps the label:\n%s", txt)
 	}
 }
+
+// cardRecipe adds to slide 1 a column frame (padding 16, spacing 12)
+// holding a title that hugs and a 360 px paragraph; size is the frame's
+// width and height arguments ("" for none).
+func cardRecipe(t *testing.T, size string) string {
+	p := filepath.Join(t.TempDir(), "card.yaml")
+	os.WriteFile(p, []byte(`name: a card
+steps:
+  - for_each: {every_slide: true, slides: "1"}
+    tool: create_frame
+    args: {parentId: "${match.id}", name: Card, x: 120, y: 40, `+size+`layoutMode: VERTICAL, padding: 16, itemSpacing: 12, fill: {color: "#FFFFFF"}}
+  - for_each: {name: Card}
+    tool: create_text
+    args: {parentId: "${match.id}", fontSize: 28, color: "#1F2937", text: "Quarterly momentum"}
+  - for_each: {name: Card}
+    tool: create_text
+    args: {parentId: "${match.id}", width: 360, fontSize: 18, color: "#1F2937", text: "Revenue grew in every region this quarter, led by the new offices in Tokyo and Osaka."}
+`), 0o644)
+	return p
+}
+
+// Issue 16 item 7: an auto-layout frame created without a size hugs its
+// children (sizes as the renderer laid them out, in the export too), and
+// a frame given a size too small for its children is a violation the gate
+// sees.
+func TestAFrameWithoutASizeHugsItsContent(t *testing.T) {
+	ctx := context.Background()
+	d, blobs, err := deckio.Load(shareddecks.PPTXFile(t, "default_template.pptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := &runner.Steps{Renderer: pool}
+	rec := recipeRun(t, steps, d, blobs, cardRecipe(t, ""))
+	if rec.Outcome != "applied" {
+		t.Fatalf("outcome %s: %s", rec.Outcome, dump(rec.Iterations))
+	}
+	final, err := store.GetDeck(ctx, steps.Store, rec.Final)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var card *scenegraph.Node
+	for _, c := range final.Slides[0].Children {
+		if c.Name == "Card" {
+			card = c
+		}
+	}
+	if card == nil || len(card.Children) != 2 {
+		t.Fatalf("no card with two children on slide 1")
+	}
+	if card.LayoutSizingHorizontal != scenegraph.SizingHug || card.LayoutSizingVertical != scenegraph.SizingHug {
+		t.Fatalf("card sizing %s x %s, want HUG x HUG", card.LayoutSizingHorizontal, card.LayoutSizingVertical)
+	}
+	title, body := card.Children[0], card.Children[1]
+	near := func(what string, got, want float64) {
+		t.Helper()
+		if math.Abs(got-want) > 0.5 {
+			t.Errorf("%s = %v, want %v", what, got, want)
+		}
+	}
+	// The column: padding 16 around the wider child, 16 + title + 12 +
+	// body + 16 high; the children at their slots.
+	near("card width", card.Size.X, 16+math.Max(title.Size.X, body.Size.X)+16)
+	near("card height", card.Size.Y, 16+title.Size.Y+12+body.Size.Y+16)
+	near("title x", title.Transform.X(), 16)
+	near("title y", title.Transform.Y(), 16)
+	near("body y", body.Transform.Y(), 16+title.Size.Y+12)
+	near("body width", body.Size.X, 360)
+	if card.Size.X < 360+32 || body.Size.Y < 2*18 {
+		t.Errorf("card %v holding a %v body: not the laid-out sizes", card.Size, body.Size)
+	}
+	// Those are the renderer's numbers, not estimates.
+	res, err := pool.Render(ctx, final, store.Assets(ctx, steps.Store), render.Request{Slides: []int{0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []*scenegraph.Node{card, title, body} {
+		m := res.Slides[0].Nodes[n.ID].Bounds
+		near(n.ID+" measured width", m.Width, n.Size.X)
+		near(n.ID+" measured height", m.Height, n.Size.Y)
+	}
+	for _, v := range res.Violations {
+		if v.Kind == render.KindFrameOverflow {
+			t.Errorf("a hugging card spills: %s", v.Reason)
+		}
+	}
+	// The export's group is the card's size.
+	data, err := steps.Store.Get(ctx, rec.Export.Ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := slidePart(t, data, "ppt/slides/slide1.xml")
+	i := strings.Index(x, `name="Card"`)
+	m := regexp.MustCompile(`<a:ext cx="(\d+)" cy="(\d+)"/>`).FindStringSubmatch(x[i:])
+	cx, _ := strconv.ParseFloat(m[1], 64)
+	cy, _ := strconv.ParseFloat(m[2], 64)
+	near("exported card width", cx/scenegraph.EMUPerPx, card.Size.X)
+	near("exported card height", cy/scenegraph.EMUPerPx, card.Size.Y)
+	t.Logf("card %.2fx%.2f px: title %.2fx%.2f, body %.2fx%.2f", card.Size.X, card.Size.Y, title.Size.X, title.Size.Y, body.Size.X, body.Size.Y)
+
+	// The same card given 100x100: its children spill and the gate says so.
+	rec = recipeRun(t, &runner.Steps{Renderer: pool}, d, blobs, cardRecipe(t, "width: 100, height: 100, "))
+	it := rec.Iterations[0]
+	if rec.Outcome != "gate_blocked" || it.GatePassed || rec.Final != rec.Origin {
+		t.Fatalf("a 100x100 card holding 360 px of text: outcome %s, gate passed %v", rec.Outcome, it.GatePassed)
+	}
+	found := false
+	for _, v := range it.NewViolations {
+		found = found || strings.Contains(v, "frame_overflow") && strings.Contains(v, "is 100x100 px but its content needs")
+	}
+	if !found {
+		t.Errorf("new violations %q name no frame_overflow of the card", it.NewViolations)
+	}
+}

@@ -106,7 +106,7 @@ type createConnectorArgs struct {
 func contentCreateTools() []Tool {
 	return []Tool{
 		def(ModuleContent, "create_frame", false,
-			"Create a FRAME (a container) in a slide or frame. A frame can hold any nodes and can be an auto-layout row or column (layoutMode) that places its children itself: set padding, itemSpacing, alignment and sizing here or later with set_layout_mode, set_padding, set_item_spacing, set_axis_align and set_layout_sizing. Returns the new id in created[0].",
+			"Create a FRAME (a container) in a slide or frame. A frame can hold any nodes and can be an auto-layout row or column (layoutMode) that places its children itself: set padding, itemSpacing, alignment and sizing here or later with set_layout_mode, set_padding, set_item_spacing, set_axis_align and set_layout_sizing. Without width or height an auto-layout frame hugs its content on that axis. Returns the new id in created[0].",
 			func(e *Env, a *createFrameArgs) (Result, error) {
 				n := e.newNode(sg.TypeFrame, "Frame")
 				if a.Fill.set() {
@@ -129,6 +129,16 @@ func contentCreateTools() []Tool {
 				n.ItemSpacing = float64(a.ItemSpacing)
 				n.PrimaryAxisAlignItems, n.CounterAxisAlignItems = a.PrimaryAxisAlignItems, a.CounterAxisAlignItems
 				n.LayoutSizingHorizontal, n.LayoutSizingVertical = a.LayoutSizingHorizontal, a.LayoutSizingVertical
+				// A frame given no width or height hugs its content on that
+				// axis, as a new Figma auto-layout frame does, rather than
+				// keep a 100 px box its children spill out of (issue 16 item
+				// 7). HUG takes effect once the frame lays out its children.
+				if a.Width == nil && n.LayoutSizingHorizontal == "" {
+					n.LayoutSizingHorizontal = sg.SizingHug
+				}
+				if a.Height == nil && n.LayoutSizingVertical == "" {
+					n.LayoutSizingVertical = sg.SizingHug
+				}
 				if _, err := e.put(a.place, n, 100, 100); err != nil {
 					return Result{}, err
 				}
