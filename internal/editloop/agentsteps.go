@@ -112,6 +112,8 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 			if r.Changed {
 				undo = append(undo, prev)
 				cur = working{deck: r.DeckRef, calls: r.CallsRef}
+			}
+			if r.Changed && !l.req.NoObservations {
 				o, err := observeNow(prev.deck, nil, "After this step")
 				if err != nil {
 					return cur, err
@@ -136,6 +138,10 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 				prev := cur
 				cur, undo = undo[len(undo)-1], undo[:len(undo)-1]
 				step.Undone = true
+				if l.req.NoObservations {
+					content = "Undone; the deck is back to the state before that step. " + ObservationsOff
+					break
+				}
 				o, err := observeNow(prev.deck, nil, "Undone; the deck is back to the state before that step")
 				if err != nil {
 					return cur, err
@@ -143,6 +149,10 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 				record(o)
 				content = o.Text
 			case agent.ToolCheckLayout:
+				if l.req.NoObservations {
+					content = ObservationsOff
+					break
+				}
 				var args struct {
 					Slides []string `json:"slides"`
 				}
@@ -193,6 +203,10 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 		}
 	}
 }
+
+// ObservationsOff is what undo_step and check_layout answer when the
+// request turned the step observations off (Request.NoObservations).
+const ObservationsOff = "Layout observations are off in this run: no render of the deck is reported until you submit, when the layout gate checks it."
 
 // submit runs the gate on the working copy: the observation against the
 // iteration's start must show no new violation. New hard violations the

@@ -10,6 +10,7 @@ import (
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/recipe"
+	"github.com/acecanvas/ace/internal/route"
 )
 
 // Request is one edit of snapshot DeckRef: a natural-language instruction,
@@ -33,6 +34,18 @@ type Request struct {
 	VQ bool `json:"vq,omitempty"`
 	// ExportFormat is pptx, json, or empty for the origin's format.
 	ExportFormat string `json:"exportFormat,omitempty"`
+	// ContextMode, when set, fixes the CARE context mode instead of
+	// routing (an ablation, ACE §5.4: FULL is "CARE off", OFF gives the
+	// agent no context and leaves it to the get_* tools). The target
+	// slides still come from the heuristic router H; no router model is
+	// called. Empty: CARE decides (ACE §3.2).
+	ContextMode route.Mode `json:"contextMode,omitempty"`
+	// NoObservations turns the step observations off (ReDeck §3.1
+	// ablation): after a step the agent gets its calls' results only, no
+	// render of what changed, and undo_step and check_layout say that
+	// observations are off. The submit gate still renders and refuses new
+	// violations: it is the hard gate, not feedback.
+	NoObservations bool `json:"noObservations,omitempty"`
 }
 
 // DefaultMaxSteps is the agent's step budget per iteration: enough for an
@@ -170,7 +183,7 @@ func (l *loop) run(resume *Record) (*Record, error) {
 func (l *loop) route() error {
 	t0 := l.s.Now()
 	out, err := l.s.Route(RouteInput{DeckRef: l.req.DeckRef, Instruction: l.req.Instruction,
-		RecipeRef: l.req.RecipeRef, RecipePath: l.req.RecipePath})
+		RecipeRef: l.req.RecipeRef, RecipePath: l.req.RecipePath, Mode: l.req.ContextMode})
 	rec := l.rec
 	rec.Route = RouteRecord{Decision: out.Decision, AgentInstruction: out.AgentInstruction, LLM: out.LLM,
 		DurationMS: l.s.Now().Sub(t0).Milliseconds(), Cached: out.Cached}

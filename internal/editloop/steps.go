@@ -78,6 +78,9 @@ type RouteInput struct {
 	// in errors and anchors its asset directory.
 	RecipeRef  string `json:"recipeRef,omitempty"`
 	RecipePath string `json:"recipePath,omitempty"`
+	// Mode, when set, fixes the context mode (Request.ContextMode): the
+	// heuristic picks the targets, no router model is called.
+	Mode route.Mode `json:"mode,omitempty"`
 }
 
 // RouteOutput is the CARE decision and what the agent works on.

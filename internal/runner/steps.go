@@ -208,7 +208,9 @@ func (s *Steps) deck(ctx context.Context, ref string) (*scenegraph.Deck, error) 
 // field), else the heuristic. With Steps.Cache set, a decision for the
 // same snapshot and instruction comes from the cache (route.RouteCached:
 // separate keys for model and heuristic routing; a model failure's
-// heuristic fallback is not cached). Errors: a recipe that does not parse
+// heuristic fallback is not cached). in.Mode, when set, fixes the mode:
+// the heuristic picks the targets and no router model is called
+// (editloop.Request.ContextMode). Errors: a recipe that does not parse
 // (*recipe.Error), a natural-language edit without a model (wraps
 // llm.ErrNoModel), an empty instruction, a snapshot that cannot be read.
 // Its warnings are the deck's unreadable pictures, whatever the route.
@@ -240,6 +242,14 @@ func (s *Steps) Route(ctx context.Context, in editloop.RouteInput) (editloop.Rou
 	out.AgentInstruction = x
 	if x == "" {
 		out.Decision = route.Decision{Mode: route.Off, Source: "recipe", Reason: "a recipe compiles to tool calls; no agent step"}
+		return out, nil
+	}
+	if in.Mode != "" {
+		// A fixed mode (an ablation): the heuristic's targets, the
+		// request's mode, no router call.
+		out.Decision, out.Cached = route.RouteCached(ctx, s.Cache, in.DeckRef, x, d, nil)
+		out.Decision.Mode, out.Decision.Source = in.Mode, "request"
+		out.Decision.Reason = fmt.Sprintf("context mode %s fixed by the request; target slides from the heuristic", in.Mode)
 		return out, nil
 	}
 	if !s.LLM.HasModel(llm.RoleRouter) {
