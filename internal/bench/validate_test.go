@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/acecanvas/ace/internal/deckio"
 	"github.com/acecanvas/ace/internal/judge"
+	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/render"
 	sg "github.com/acecanvas/ace/internal/scenegraph"
 	"github.com/acecanvas/ace/internal/shareddecks"
@@ -110,31 +112,51 @@ func TestCoreSuiteTasksAreValidated(t *testing.T) {
 				t.Fatal(err)
 			}
 			orig, blobs := cache.load(t, task.Deck)
-			o := opts
-			o.Blobs = blobs
-			edited, _, err := tools.Apply(orig, calls, o)
-			if err != nil {
-				t.Fatalf("solution does not apply: %v", err)
-			}
-			result, err := Reimport(edited, blobs)
-			if err != nil {
-				t.Fatal(err)
-			}
 			unedited, err := Reimport(orig, blobs)
 			if err != nil {
 				t.Fatal(err)
 			}
-			solved := Evidence{Result: result, Original: orig}
 			before := Evidence{Result: unedited, Original: orig}
 			if task.NeedsRender() {
-				solved.Render = renderGate(t, pool, result, unedited, blobs)
 				before.Render = &RenderEvidence{}
 			}
-			after := task.Evaluate(solved)
-			for _, r := range after {
-				if r.Status != StatusPass {
-					t.Errorf("on the solution: %s", r)
+			// solve applies calls, exports and imports again, and requires
+			// every check to pass on the result.
+			solve := func(what string, calls []tools.Call, o tools.Options) []Result {
+				o.Blobs = blobs
+				edited, _, err := tools.Apply(orig, calls, o)
+				if err != nil {
+					t.Fatalf("%s does not apply: %v", what, err)
 				}
+				result, err := Reimport(edited, blobs)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ev := Evidence{Result: result, Original: orig}
+				if task.NeedsRender() {
+					ev.Render = renderGate(t, pool, result, unedited, blobs)
+				}
+				rs := task.Evaluate(ev)
+				for _, r := range rs {
+					if r.Status != StatusPass {
+						t.Errorf("on the %s: %s", what, r)
+					}
+				}
+				return rs
+			}
+			after := solve("solution", calls, opts)
+			if task.Recipe != "" {
+				// A recipe task's recipe, compiled as ace edit --recipe
+				// does, must pass the same checks as its solution.
+				r, err := recipe.Load(task.Recipe)
+				if err != nil {
+					t.Fatal(err)
+				}
+				plan, err := recipe.Compile(r, orig, recipe.Options{Tools: opts})
+				if err != nil {
+					t.Fatalf("recipe %s: %v", task.Recipe, err)
+				}
+				solve("compiled recipe", plan.Calls, r.ToolOptions(opts))
 			}
 			was := task.Evaluate(before)
 			var failed []string
@@ -147,7 +169,40 @@ func TestCoreSuiteTasksAreValidated(t *testing.T) {
 				t.Errorf("the unedited deck passes every check: the task cannot fail")
 			}
 			_, n := Passed(after)
-			t.Logf("%-32s %-12s solution passes %d/%d; unedited fails %d (%s)", task.ID, task.Category, n, len(after), len(failed), strings.Join(failed, ", "))
+			t.Logf("%-30s %-12s solution passes %d/%d; unedited fails %d (%s)", task.ID, task.Category, n, len(after), len(failed), strings.Join(failed, ", "))
 		})
+	}
+}
+
+// TestCoreSuiteCoversEveryCategory keeps the shipped suite as the issue
+// asks: at least 40 tasks, every category at least twice, one solution
+// file per task and none left over.
+func TestCoreSuiteCoversEveryCategory(t *testing.T) {
+	s := coreSuite(t)
+	if len(s.Tasks) < 40 {
+		t.Errorf("the core suite has %d tasks, want at least 40", len(s.Tasks))
+	}
+	per := map[Category]int{}
+	want := map[string]bool{}
+	for _, task := range s.Tasks {
+		per[task.Category]++
+		want[filepath.Base(task.Solution)] = true
+	}
+	var counts []string
+	for _, c := range Categories {
+		if per[c] < 2 {
+			t.Errorf("category %s has %d task(s), want at least 2", c, per[c])
+		}
+		counts = append(counts, fmt.Sprintf("%s %d", c, per[c]))
+	}
+	t.Logf("%d tasks: %s", len(s.Tasks), strings.Join(counts, ", "))
+	files, err := filepath.Glob(filepath.Join(s.SolutionDir, "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if !want[filepath.Base(f)] {
+			t.Errorf("solution %s belongs to no task", f)
+		}
 	}
 }
