@@ -151,7 +151,7 @@ var funcs = template.FuncMap{
 }
 
 var (
-	editTmpl  = template.Must(template.New("edit").Funcs(funcs).Parse(editTmplText))
+	editTmpl  = template.Must(template.Must(template.New("edit").Funcs(funcs).Parse(editTmplText)).Parse(styleTmplText))
 	indexTmpl = template.Must(template.New("index").Funcs(funcs).Parse(indexTmplText))
 )
 
