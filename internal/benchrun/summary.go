@@ -5,6 +5,7 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/pairedstats"
 )
 
@@ -84,9 +85,14 @@ const BootstrapSeed = 1
 
 // Summarize computes the arms' means and compares every arm with the
 // first (the baseline) on each metric, pairing runs by task and seed.
-// descriptions and notes are by arm name.
-func Summarize(suite string, tasks, seeds int, arms []string, descriptions map[string]string, notes map[string][]string, rows []Row) Summary {
+// base is the environment's model configuration, under which each arm
+// is described.
+func Summarize(suite string, tasks, seeds int, armList []Arm, base llm.Config, rows []Row) Summary {
 	s := Summary{Suite: suite, Tasks: tasks, Seeds: seeds}
+	arms := make([]string, len(armList))
+	for i, a := range armList {
+		arms[i] = a.Name
+	}
 	type key struct {
 		task string
 		seed int
@@ -108,8 +114,8 @@ func Summarize(suite string, tasks, seeds int, arms []string, descriptions map[s
 			order = append(order, k)
 		}
 	}
-	for _, a := range arms {
-		as := ArmSummary{Arm: a, Description: descriptions[a], Notes: notes[a], Means: map[string]float64{}, Counts: map[string]int{}}
+	for i, a := range arms {
+		as := ArmSummary{Arm: a, Description: armList[i].Describe(base), Notes: armList[i].Notes, Means: map[string]float64{}, Counts: map[string]int{}}
 		for _, k := range order {
 			r, ok := byArm[a][k]
 			if !ok {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/pairedstats"
 )
 
@@ -33,7 +34,7 @@ func summaryRows() []Row {
 }
 
 func TestSummarizePairsRunsByTaskAndSeed(t *testing.T) {
-	s := Summarize("suite", 3, 2, []string{"a", "b"}, nil, nil, summaryRows())
+	s := Summarize("suite", 3, 2, []Arm{{Name: "a"}, {Name: "b"}}, llm.Config{}, summaryRows())
 	if len(s.Arms) != 2 || s.Arms[0].Runs != 6 || s.Arms[1].ChecksAll != 6 {
 		t.Fatalf("arms %+v", s.Arms)
 	}

@@ -1,0 +1,147 @@
+package benchrun
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"time"
+
+	"github.com/acecanvas/ace/internal/bench"
+	"github.com/acecanvas/ace/internal/report"
+)
+
+// The files `ace bench` writes in its output folder.
+const (
+	ResultsFile = "results.jsonl"
+	SummaryFile = "summary.json"
+	ReportFile  = "report.html"
+)
+
+// WriteRow writes row as one line of results.jsonl.
+func WriteRow(w io.Writer, row Row) error {
+	b, err := json.Marshal(row)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// ReadRows reads results.jsonl.
+func ReadRows(r io.Reader) ([]Row, error) {
+	dec := json.NewDecoder(r)
+	var rows []Row
+	for dec.More() {
+		var row Row
+		if err := dec.Decode(&row); err != nil {
+			return rows, fmt.Errorf("%s row %d: %w", ResultsFile, len(rows)+1, err)
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// EncodeSummary is summary.json.
+func EncodeSummary(s Summary) ([]byte, error) {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// Page builds the report page of a run: s's arms and comparisons, and per
+// task (in tasks' order) every run with its pictures.
+func Page(s Summary, tasks []*bench.Task, rows []Row, pics map[RunKey][]report.SlidePair, started time.Time, took time.Duration) report.Bench {
+	b := report.Bench{Suite: s.Suite, Started: started, Duration: took, Tasks: s.Tasks, Seeds: s.Seeds}
+	for _, a := range s.Arms {
+		m := func(name, f string) string {
+			if a.Counts[name] == 0 {
+				return "–"
+			}
+			return fmt.Sprintf(f, a.Means[name])
+		}
+		b.Arms = append(b.Arms, report.BenchArm{Name: a.Arm, Description: a.Description, Notes: a.Notes,
+			Runs: a.Runs, Failed: a.Failed, ChecksAll: a.ChecksAll, IF: m("IF", "%.2f"), VQ: m("VQ", "%.2f"),
+			Checks: m("checks", "%.3f"), SCR: m("SCR", "%.3f"), TimeS: m("time_s", "%.1f"), CostUSD: m("cost_usd", "%.4f")})
+	}
+	for _, p := range s.Paired {
+		bp := report.BenchPaired{A: p.A, B: p.B, Metric: p.Metric, N: p.Result.N, Dropped: p.Dropped, Error: p.Error}
+		if p.Error == "" {
+			r := p.Result
+			better, worse := r.Wins, r.Losses
+			if p.LowerIsBetter {
+				better, worse = worse, better
+			}
+			bp.MeanA, bp.MeanB, bp.Diff = num(r.MeanA), num(r.MeanB), fmt.Sprintf("%+.4g", r.MeanDiff)
+			bp.CI, bp.P = fmt.Sprintf("[%+.4g, %+.4g]", r.CI95[0], r.CI95[1]), fmt.Sprintf("%.3g", r.Wilcoxon.P)
+			bp.WTL = fmt.Sprintf("%d/%d/%d", better, r.Ties, worse)
+			up, down := r.CI95[0] > 0, r.CI95[1] < 0
+			if p.LowerIsBetter {
+				up, down = down, up
+			}
+			switch {
+			case up:
+				bp.Verdict = "better"
+			case down:
+				bp.Verdict = "worse"
+			}
+		}
+		b.Paired = append(b.Paired, bp)
+	}
+	byTask := map[string][]Row{}
+	for _, r := range rows {
+		byTask[r.Task] = append(byTask[r.Task], r)
+	}
+	for _, t := range tasks {
+		bt := report.BenchTask{ID: t.ID, Category: string(t.Category), Deck: t.DeckRef, Instruction: t.Instruction}
+		if bt.Instruction == "" {
+			bt.Instruction = "recipe " + t.Recipe
+		}
+		for _, r := range byTask[t.ID] {
+			run := report.BenchRun{Arm: r.Arm, Seed: r.Seed, Outcome: string(r.Outcome), Error: r.Error,
+				IF: score(r.IF), VQ: score(r.VQ), Checks: fmt.Sprintf("%d/%d", r.ChecksPassed, r.ChecksPassed+r.ChecksFailed),
+				ChecksAll: r.ChecksAll, SCR: "–", NewViolations: r.NewViolations,
+				TimeS: fmt.Sprintf("%.1f", r.WallS), CostUSD: fmt.Sprintf("%.4f", r.CostUSD)}
+			if r.SCR != nil {
+				run.SCR = fmt.Sprintf("%.2f (%d/%d)", *r.SCR, r.CleanSlides, r.Slides)
+			}
+			for _, c := range r.Checks {
+				if c.Status == bench.StatusFail {
+					run.Failed = append(run.Failed, c.String())
+				}
+			}
+			if r.Seed == 1 {
+				run.Slides = pics[RunKey{Task: r.Task, Arm: r.Arm}]
+			}
+			bt.Runs = append(bt.Runs, run)
+		}
+		b.Rows = append(b.Rows, bt)
+	}
+	return b
+}
+
+// WritePage renders the report page.
+func WritePage(b report.Bench) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := report.WriteBench(&buf, b); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func score(v *float64) string {
+	if v == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f", *v)
+}
+
+func num(v float64) string {
+	if math.Abs(v) >= 100 {
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.4g", v)
+}
