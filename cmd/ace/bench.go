@@ -30,6 +30,7 @@ type benchFlags struct {
 	concurrency int
 	noRender    bool
 	force       bool
+	rejudge     string
 }
 
 func init() {
@@ -85,6 +86,7 @@ EditRequest carries the context mode and observation switches).`,
 	cmd.Flags().StringVarP(&f.out, "out", "o", "", "output folder for results.jsonl, summary.json and report.html (default bench-SUITE)")
 	cmd.Flags().IntVar(&f.concurrency, "concurrency", 1, "runs in flight at once")
 	cmd.Flags().BoolVar(&f.noRender, "no-render", false, "skip Chromium: no geometry gate, no SCR, no pictures; no_new_violations checks are not rendered")
+	cmd.Flags().StringVar(&f.rejudge, "rejudge", "", "a judge model that scores every final deck again, out of the loop (IF_rejudged), to bound self-judging")
 	cmd.Flags().BoolVar(&f.force, "force", false, "replace an earlier run's files in OUT")
 	rootCmd.AddCommand(cmd)
 }
@@ -147,7 +149,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, suitePath string, f
 	defer results.Close()
 
 	h := &benchrun.Harness{Tasks: tasks, Arms: arms, Seeds: f.seeds, Concurrency: f.concurrency, LLM: cfg,
-		Cache: cache.New(ctx, os.Getenv("ACE_REDIS_URL")), Pictures: 2}
+		Cache: cache.New(ctx, os.Getenv("ACE_REDIS_URL")), Pictures: 2, Rejudge: f.rejudge}
 	defer h.Cache.Close()
 	if !f.noRender {
 		pool, err := render.NewPool(ctx, render.Options{Memo: cache.NewLRU(0, 0)})

@@ -94,6 +94,8 @@ func benchScript(t *testing.T, tasks []*bench.Task) *llmtest.Script {
 		llmtest.Step{Model: "agent-idle", Forever: true, Text: "Nothing needs changing.", Usage: &llmtest.Usage{Prompt: 8000, Completion: 10}},
 		llmtest.Step{Model: "judge-m", Forever: true, Usage: &llmtest.Usage{Prompt: 1500, Completion: 40},
 			Text: `{"instruction_following_score": 4, "instruction_following_reason": "Done as asked.", "visual_quality_score": 4, "visual_quality_reason": "Clean."}`},
+		llmtest.Step{Model: "judge-out", Forever: true, Usage: &llmtest.Usage{Prompt: 1200, Completion: 30},
+			Text: `{"instruction_following_score": 3, "instruction_following_reason": "Judged out of the loop."}`},
 		llmtest.Step{Model: "judge-idle", Forever: true, Usage: &llmtest.Usage{Prompt: 1500, Completion: 40},
 			Text: `{"instruction_following_score": 1, "instruction_following_reason": "Nothing was changed."}`},
 	)
@@ -138,7 +140,7 @@ func TestBenchSubsetUnderTwoArmsRecordsChecksAndPairedStatistics(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var ended []string
-	h := &benchrun.Harness{Tasks: tasks, Arms: []benchrun.Arm{solve, idle}, Seeds: 1, Concurrency: 2, LLM: base, Pool: pool, Pictures: 2,
+	h := &benchrun.Harness{Tasks: tasks, Arms: []benchrun.Arm{solve, idle}, Seeds: 1, Concurrency: 2, LLM: base, Pool: pool, Pictures: 2, Rejudge: "judge-out",
 		Done: func(r benchrun.Row) error {
 			mu.Lock()
 			ended = append(ended, r.Task+"/"+r.Arm)
@@ -195,6 +197,10 @@ func TestBenchSubsetUnderTwoArmsRecordsChecksAndPairedStatistics(t *testing.T) {
 		if s.Tokens.Cached < 15000 || s.CostUSD <= 0 || s.Timings.Loop <= 0 || s.WallS <= 0 {
 			t.Fatalf("%s solve: tokens %+v cost %v timings %+v", task.ID, s.Tokens, s.CostUSD, s.Timings)
 		}
+		// The out-of-loop judge scored both arms' final decks.
+		if s.IFRejudged == nil || *s.IFRejudged != 3 || i.IFRejudged == nil || *i.IFRejudged != 3 {
+			t.Fatalf("%s: rejudged IF %v and %v", task.ID, s.IFRejudged, i.IFRejudged)
+		}
 		// The idle arm changed nothing: some check fails, naming why.
 		if i.Error != "" || i.ChecksAll || i.ChecksFailed == 0 || i.IF == nil || *i.IF != 1 || i.VQ != nil || i.ContextMode == "" || i.Iterations != 1 {
 			t.Fatalf("%s idle: %s", task.ID, dump(i))
@@ -244,6 +250,12 @@ func TestBenchSubsetUnderTwoArmsRecordsChecksAndPairedStatistics(t *testing.T) {
 	}
 	if paired["VQ"].Error == "" || paired["VQ"].Dropped != 6 {
 		t.Fatalf("VQ was judged for one arm only, so no pair: %+v", paired["VQ"])
+	}
+	if r := paired["IF_rejudged"].Result; r.N != 6 || r.Ties != 6 || r.Wilcoxon.Method != pairedstats.NoTest {
+		t.Fatalf("rejudged IF %+v", r)
+	}
+	if n := len(srv.RequestsFor("judge-out")); n != 2*len(tasks) {
+		t.Fatalf("the out-of-loop judge was asked %d times, want %d", n, 2*len(tasks))
 	}
 	if c := paired["cost_usd"].Result; c.N != 6 || math.IsNaN(c.MeanDiff) {
 		t.Fatalf("cost %+v", c)

@@ -26,7 +26,10 @@ type Row struct {
 	IF  *float64   `json:"if"`
 	VQ  *float64   `json:"vq"`
 	IFs []*float64 `json:"ifPerIteration"`
-	VQs []*float64 `json:"vqPerIteration,omitempty"`
+	// IFRejudged is the out-of-loop judge's IF of the final deck
+	// (Harness.Rejudge), nil without one.
+	IFRejudged *float64   `json:"ifRejudged,omitempty"`
+	VQs        []*float64 `json:"vqPerIteration,omitempty"`
 
 	// Checks are the task's checks on the result as a user opens it (the
 	// export imported again); ChecksShare is passed over passed+failed

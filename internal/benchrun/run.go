@@ -14,6 +14,7 @@ import (
 	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/judge"
 	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/render"
 	"github.com/acecanvas/ace/internal/report"
 	"github.com/acecanvas/ace/internal/runner"
@@ -39,6 +40,10 @@ type Harness struct {
 	Pool *render.Pool
 	// Cache holds routing decisions and contexts across runs (nil: none).
 	Cache cache.Cache
+	// Rejudge, when set, names a judge model that scores each run's
+	// final deck again out of the loop (ACE §5.4 bounds self-judging
+	// so): Row.IFRejudged. Its calls count in the row's tokens and cost.
+	Rejudge string
 	// Pictures, when > 0, keeps up to that many before/after pairs of
 	// changed slides of each task's seed-1 run per arm, for the report.
 	Pictures int
@@ -74,6 +79,16 @@ func (h *Harness) Run(ctx context.Context) ([]Row, map[RunKey][]report.SlidePair
 		}
 		clients[i] = c
 	}
+	var rejudge *llm.Client
+	if h.Rejudge != "" {
+		cfg := h.LLM
+		cfg.JudgeModel = h.Rejudge
+		c, err := llm.New(cfg)
+		if err != nil {
+			return nil, nil, fmt.Errorf("rejudge: %w", err)
+		}
+		rejudge = c
+	}
 	rows := make([]Row, len(jobs))
 	pics := map[RunKey][]report.SlidePair{}
 	var mu sync.Mutex
@@ -89,7 +104,7 @@ func (h *Harness) Run(ctx context.Context) ([]Row, map[RunKey][]report.SlidePair
 				if j.seed == 1 {
 					keep = h.Pictures
 				}
-				row, p := h.runOne(ctx, j.task, h.Arms[j.arm], clients[j.arm], j.seed, keep)
+				row, p := h.runOne(ctx, j.task, h.Arms[j.arm], clients[j.arm], rejudge, j.seed, keep)
 				mu.Lock()
 				rows[j.i] = row
 				if len(p) > 0 {
@@ -131,10 +146,10 @@ type RunKey struct{ Task, Arm string }
 // runOne runs one task under one arm and seed: the deck and recipe go
 // into a store of the run's own, the loop runs (runner.Run), and the
 // result is checked (check).
-func (h *Harness) runOne(ctx context.Context, t *bench.Task, a Arm, client *llm.Client, seed, pictures int) (Row, []report.SlidePair) {
+func (h *Harness) runOne(ctx context.Context, t *bench.Task, a Arm, client, rejudge *llm.Client, seed, pictures int) (Row, []report.SlidePair) {
 	row := Row{Task: t.ID, Category: t.Category, Arm: a.Name, Seed: seed, Deck: t.DeckRef}
 	fail := func(err error) (Row, []report.SlidePair) {
-		row.Outcome, row.Error = "failed", err.Error()
+		row.Outcome, row.Error = policy.Failed, err.Error()
 		return row, nil
 	}
 	d, blobs, err := deckio.Load(t.Deck)
@@ -180,6 +195,11 @@ func (h *Harness) runOne(ctx context.Context, t *bench.Task, a Arm, client *llm.
 		row.Error = joinErr(row.Error, "check: "+err.Error())
 		return row, nil
 	}
+	if rejudge != nil && rec.Route.AgentInstruction != "" && row.Outcome != policy.Failed {
+		if err := rejudgeRun(ctx, &row, &runner.Steps{Store: st, LLM: rejudge, Renderer: steps.Renderer}, rec); err != nil {
+			row.Error = joinErr(row.Error, "rejudge: "+err.Error())
+		}
+	}
 	var pairs []report.SlidePair
 	if pictures > 0 && h.Pool != nil && rec.Final != rec.Origin {
 		final, err := store.GetDeck(ctx, st, rec.Final)
@@ -211,7 +231,7 @@ func joinErr(a, b string) string {
 // fillFromRecord copies what the loop recorded into row.
 func fillFromRecord(row *Row, rec *editloop.Record) {
 	if rec == nil {
-		row.Outcome = "failed"
+		row.Outcome = policy.Failed
 		return
 	}
 	row.Outcome, row.Reason = rec.Outcome, rec.Reason
@@ -318,5 +338,43 @@ func (h *Harness) check(ctx context.Context, row *Row, t *bench.Task, steps *run
 		row.ChecksShare = &share
 	}
 	row.ChecksAll, _ = bench.Passed(row.Checks)
+	return nil
+}
+
+// rejudgeRun scores the run's final deck with the out-of-loop judge: the
+// loop's own Judge step on the diff of the original against the final
+// deck (with the changed slides' pictures when the diff touches visual
+// content), as the in-loop judge scored each iteration.
+func rejudgeRun(ctx context.Context, row *Row, s *runner.Steps, rec *editloop.Record) error {
+	df, err := s.Diff(ctx, editloop.DiffInput{OriginRef: rec.Origin, DeckRef: rec.Final, Targets: rec.Route.Decision.TargetSlides})
+	if err != nil {
+		return err
+	}
+	in := editloop.JudgeInput{Instruction: rec.Route.AgentInstruction, DiffTextRef: df.TextRef, TouchesVisual: df.TouchesVisual}
+	if kept := rec.Kept(); kept != nil {
+		in.Account = kept.Account
+	}
+	if df.TouchesVisual && s.Renderer != nil && !df.Empty {
+		shots, err := s.RenderSlides(ctx, rec.Final, df.ChangedSlides, true, 0)
+		if err != nil {
+			return err
+		}
+		in.Images = shots.Images
+	}
+	out, err := s.Judge(ctx, in)
+	if err != nil {
+		return err
+	}
+	u := llm.Sum(out.IF.Calls)
+	row.ModelCalls += u.Calls
+	row.Tokens.Uncached += u.PromptTokens - u.CachedPromptTokens
+	row.Tokens.Cached += u.CachedPromptTokens
+	row.Tokens.Completion += u.CompletionTokens
+	row.CostUSD += u.CostUSD
+	row.Unpriced += u.Unpriced
+	row.IFRejudged = out.IF.Score
+	if out.IF.Missing {
+		return fmt.Errorf("no score: %s", out.IF.Problem)
+	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/pairedstats"
+	"github.com/acecanvas/ace/internal/policy"
 )
 
 // Metric is a per-run measure the summary compares.
@@ -19,6 +20,9 @@ type Metric struct {
 	LowerIsBetter bool
 	// Of is the run's value, nil when it has none.
 	Of func(Row) *float64
+	// Optional metrics are compared only when some run has a value (the
+	// out-of-loop judge's IF, when one was asked for).
+	Optional bool
 }
 
 // Metrics are the measures of ACE §5.4 and ReDeck, in table order: IF and
@@ -27,6 +31,7 @@ type Metric struct {
 var Metrics = []Metric{
 	{Name: "IF", Of: func(r Row) *float64 { return r.IF }},
 	{Name: "VQ", Of: func(r Row) *float64 { return r.VQ }},
+	{Name: "IF_rejudged", Of: func(r Row) *float64 { return r.IFRejudged }, Optional: true},
 	{Name: "checks", Of: func(r Row) *float64 { return r.ChecksShare }},
 	{Name: "SCR", Of: func(r Row) *float64 { return r.SCR }},
 	{Name: "time_s", LowerIsBetter: true, Of: func(r Row) *float64 { return ranOnly(r, r.WallS) }},
@@ -36,7 +41,7 @@ var Metrics = []Metric{
 // ranOnly is v for a run the loop finished, nil for one that failed
 // (its time and cost say nothing of the arm).
 func ranOnly(r Row, v float64) *float64 {
-	if r.Outcome == "failed" || r.Outcome == "" {
+	if r.Outcome == policy.Failed || r.Outcome == "" {
 		return nil
 	}
 	return &v
@@ -122,7 +127,7 @@ func Summarize(suite string, tasks, seeds int, armList []Arm, base llm.Config, r
 				continue
 			}
 			as.Runs++
-			if r.Outcome == "failed" {
+			if r.Outcome == policy.Failed {
 				as.Failed++
 			}
 			if r.ChecksAll {
@@ -143,6 +148,9 @@ func Summarize(suite string, tasks, seeds int, armList []Arm, base llm.Config, r
 	for _, b := range arms[min(1, len(arms)):] {
 		a := arms[0]
 		for _, m := range Metrics {
+			if m.Optional && !anyValue(m, rows) {
+				continue
+			}
 			var xa, xb []*float64
 			for _, k := range order {
 				ra, okA := byArm[a][k]
@@ -203,4 +211,14 @@ func (s Summary) WriteTable(w io.Writer) {
 			r.MeanA, r.MeanB, r.MeanDiff, r.CI95[0], r.CI95[1], r.Wilcoxon.P, better, r.Ties, worse)
 	}
 	tw.Flush()
+}
+
+// anyValue reports whether some row has a value of m.
+func anyValue(m Metric, rows []Row) bool {
+	for _, r := range rows {
+		if m.Of(r) != nil {
+			return true
+		}
+	}
+	return false
 }
