@@ -3,6 +3,7 @@ package workflows
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -11,6 +12,7 @@ import (
 	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/observe"
 	"github.com/acecanvas/ace/internal/policy"
+	"github.com/acecanvas/ace/internal/route"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 )
 
@@ -83,7 +85,8 @@ func (e *edit) loopRequest() editloop.Request {
 	return editloop.Request{DeckRef: e.req.DeckRef, Instruction: e.req.Instruction, RecipeRef: e.req.RecipeRef,
 		RecipePath: e.req.RecipePath, ExportFormat: e.req.ExportFormat,
 		Policy:        policy.Config{Tau: o.GetTau(), MaxIterations: int(o.GetMaxIterations())},
-		MaxAgentTurns: int(o.GetMaxAgentTurns()), MaxSteps: int(o.GetMaxSteps()), VQ: o.GetVq()}
+		MaxAgentTurns: int(o.GetMaxAgentTurns()), MaxSteps: int(o.GetMaxSteps()), VQ: o.GetVq(),
+		ContextMode: route.Mode(o.GetContextMode()), NoObservations: o.GetNoObservations()}
 }
 
 func (e *edit) progressQuery() (Progress, error) {
@@ -122,6 +125,8 @@ func Validate(req *acev1.EditRequest) error {
 		return fmt.Errorf("edit %q: max_agent_turns %d is negative (0 means 35)", req.JobId, req.Options.GetMaxAgentTurns())
 	case req.Options.GetMaxSteps() < 0:
 		return fmt.Errorf("edit %q: max_steps %d is negative (0 means %d)", req.JobId, req.Options.GetMaxSteps(), editloop.DefaultMaxSteps)
+	case req.Options.GetContextMode() != "" && !slices.Contains(route.Modes, route.Mode(req.Options.GetContextMode())):
+		return fmt.Errorf("edit %q: context_mode %q: want one of %v, or empty to let CARE route", req.JobId, req.Options.GetContextMode(), route.Modes)
 	}
 	return nil
 }

@@ -335,6 +335,19 @@ func TestBadRequestFailsBeforeAnyActivity(t *testing.T) {
 	}
 }
 
+func TestAnUnknownContextModeIsBadInput(t *testing.T) {
+	req := request()
+	req.Options = &acev1.EditOptions{ContextMode: "micro"}
+	err := Validate(req)
+	if err == nil || !strings.Contains(err.Error(), `context_mode "micro"`) || !strings.Contains(err.Error(), "MICRO_SPATIAL") {
+		t.Fatalf("want the modes named, got %v", err)
+	}
+	req.Options.ContextMode = "FULL"
+	if err := Validate(req); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestNoModelFailsFastAndPublishesTheReason(t *testing.T) {
 	s := &script{actErr: temporal.NewNonRetryableApplicationError("no model: set ACE_AGENT_MODEL", ErrNoModel, nil)}
 	_, _, err := run(t, s, request())

@@ -22,6 +22,7 @@ import (
 	"github.com/acecanvas/ace/internal/llm/llmtest"
 	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/render"
+	"github.com/acecanvas/ace/internal/route"
 	"github.com/acecanvas/ace/internal/runner"
 	"github.com/acecanvas/ace/internal/store"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
@@ -37,6 +38,9 @@ type parityCase struct {
 	policy      policy.Config
 	maxTurns    int
 	maxSteps    int
+	// the ablations (editloop.Request.ContextMode, NoObservations)
+	contextMode    route.Mode
+	noObservations bool
 	// what both runs must record
 	outcome    policy.Outcome
 	selected   int
@@ -98,6 +102,9 @@ var parityCases = []parityCase{
 		outcome: policy.Budget, selected: 2, iterations: 3, actions: []policy.Action{policy.Continue, policy.Continue, policy.Stop}},
 	{name: "stops at the agent turn cap", script: "runner-continue.yaml", instruction: "Rename the slide 2 title and make it navy.", maxTurns: 1,
 		outcome: policy.TurnCap, selected: 1, iterations: 1, actions: []policy.Action{policy.Stop}},
+	{name: "a fixed context mode without observations", script: "runner-stop-at-4.yaml", instruction: "Rename the title on slide 2.",
+		contextMode: route.Full, noObservations: true,
+		outcome: policy.Stopped, selected: 1, iterations: 1, actions: []policy.Action{policy.Stop}},
 	{name: "applies a recipe", recipe: rebrandNW,
 		outcome: policy.Applied, selected: 1, iterations: 1, actions: []policy.Action{policy.Stop}},
 	{name: "a recipe that matches nothing leaves the deck unchanged", recipe: noMatch,
@@ -135,7 +142,8 @@ func TestTheLoopIsTheSameInProcessAndAsAWorkflow(t *testing.T) {
 	}
 	for _, c := range parityCases {
 		t.Run(c.name, func(t *testing.T) {
-			req := editloop.Request{DeckRef: origin, Instruction: c.instruction, Policy: c.policy, MaxAgentTurns: c.maxTurns, MaxSteps: c.maxSteps}
+			req := editloop.Request{DeckRef: origin, Instruction: c.instruction, Policy: c.policy, MaxAgentTurns: c.maxTurns, MaxSteps: c.maxSteps,
+				ContextMode: c.contextMode, NoObservations: c.noObservations}
 			if c.recipe != "" {
 				if req.RecipeRef, err = st.Put(ctx, []byte(c.recipe)); err != nil {
 					t.Fatal(err)
@@ -153,6 +161,12 @@ func TestTheLoopIsTheSameInProcessAndAsAWorkflow(t *testing.T) {
 			if local.Outcome != c.outcome || local.Selected != c.selected || len(local.Iterations) != c.iterations {
 				t.Fatalf("outcome %s selected %d after %d iterations, want %s %d %d: %s",
 					local.Outcome, local.Selected, len(local.Iterations), c.outcome, c.selected, c.iterations, local.Reason)
+			}
+			if c.contextMode != "" && (local.Route.Decision.Mode != c.contextMode || local.Route.Decision.Source != "request") {
+				t.Errorf("route %+v, want the fixed mode %s", local.Route.Decision, c.contextMode)
+			}
+			if c.noObservations && local.Iterations[0].Steps[0].DeltaViol != nil {
+				t.Errorf("step 1 was observed with observations off")
 			}
 			for i, it := range local.Iterations {
 				var got policy.Action
@@ -230,7 +244,8 @@ func runWorkflow(t *testing.T, steps *runner.Steps, req editloop.Request) (*edit
 	er := &acev1.EditRequest{JobId: "parity", DeckName: "generated", DeckRef: req.DeckRef, Instruction: req.Instruction,
 		RecipeRef: req.RecipeRef, RecipePath: req.RecipePath, ExportFormat: req.ExportFormat,
 		Options: &acev1.EditOptions{Tau: req.Policy.Tau, MaxIterations: int32(req.Policy.MaxIterations),
-			MaxAgentTurns: int32(req.MaxAgentTurns), MaxSteps: int32(req.MaxSteps), Vq: req.VQ}}
+			MaxAgentTurns: int32(req.MaxAgentTurns), MaxSteps: int32(req.MaxSteps), Vq: req.VQ,
+			ContextMode: string(req.ContextMode), NoObservations: req.NoObservations}}
 	env.ExecuteWorkflow(workflows.EditWorkflow, workflows.EditInput{Request: er})
 	if !env.IsWorkflowCompleted() {
 		t.Fatal("the workflow did not complete")

@@ -226,9 +226,17 @@ type EditOptions struct {
 	// never a stopping signal).
 	Vq bool `protobuf:"varint,8,opt,name=vq,proto3" json:"vq,omitempty"`
 	// Cap on the agent's steps in one iteration; 0 means 12.
-	MaxSteps      int32 `protobuf:"varint,9,opt,name=max_steps,json=maxSteps,proto3" json:"max_steps,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	MaxSteps int32 `protobuf:"varint,9,opt,name=max_steps,json=maxSteps,proto3" json:"max_steps,omitempty"`
+	// A fixed CARE context mode (MICRO_SPATIAL, MACRO_PROGRAMMATIC,
+	// SYSTEMIC_TOKEN, FULL or OFF) instead of routing: an ablation; the
+	// heuristic picks the target slides and no router model is called.
+	// Empty: CARE routes.
+	ContextMode string `protobuf:"bytes,10,opt,name=context_mode,json=contextMode,proto3" json:"context_mode,omitempty"`
+	// Turn the agent's step observations off (an ablation): the submit
+	// gate still checks the layout.
+	NoObservations bool `protobuf:"varint,11,opt,name=no_observations,json=noObservations,proto3" json:"no_observations,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *EditOptions) Reset() {
@@ -322,6 +330,20 @@ func (x *EditOptions) GetMaxSteps() int32 {
 		return x.MaxSteps
 	}
 	return 0
+}
+
+func (x *EditOptions) GetContextMode() string {
+	if x != nil {
+		return x.ContextMode
+	}
+	return ""
+}
+
+func (x *EditOptions) GetNoObservations() bool {
+	if x != nil {
+		return x.NoObservations
+	}
+	return false
 }
 
 // Iteration is one recorded act-apply-render-diff-judge turn.
@@ -1595,7 +1617,7 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"\aoptions\x18\a \x01(\v2\x13.ace.v1.EditOptionsR\aoptions\x12#\n" +
 	"\rexport_format\x18\b \x01(\tR\fexportFormat\x12\x1f\n" +
 	"\vrecipe_path\x18\t \x01(\tR\n" +
-	"recipePath\"\xa3\x02\n" +
+	"recipePath\"\xef\x02\n" +
 	"\vEditOptions\x12\x10\n" +
 	"\x03tau\x18\x01 \x01(\x01R\x03tau\x12%\n" +
 	"\x0emax_iterations\x18\x02 \x01(\x05R\rmaxIterations\x12!\n" +
@@ -1607,7 +1629,10 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"\frouter_model\x18\x06 \x01(\tR\vrouterModel\x12&\n" +
 	"\x0fmax_agent_turns\x18\a \x01(\x05R\rmaxAgentTurns\x12\x0e\n" +
 	"\x02vq\x18\b \x01(\bR\x02vq\x12\x1b\n" +
-	"\tmax_steps\x18\t \x01(\x05R\bmaxSteps\"\x9d\x03\n" +
+	"\tmax_steps\x18\t \x01(\x05R\bmaxSteps\x12!\n" +
+	"\fcontext_mode\x18\n" +
+	" \x01(\tR\vcontextMode\x12'\n" +
+	"\x0fno_observations\x18\v \x01(\bR\x0enoObservations\"\x9d\x03\n" +
 	"\tIteration\x12\f\n" +
 	"\x01n\x18\x01 \x01(\x05R\x01n\x12\x1a\n" +
 	"\bsnapshot\x18\x02 \x01(\tR\bsnapshot\x12\x19\n" +
