@@ -75,7 +75,7 @@ EditRequest carries the context mode and observation switches).`,
 			defer stop()
 			err := runBench(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
 			if sig := caught(); sig != nil && err != nil {
-				return interrupted(sig, "bench "+args[0], "the runs that ended are in "+filepath.Join(f.out, benchrun.ResultsFile))
+				return interrupted(sig, "bench "+args[0], "the runs that ended are in results.jsonl, summary.json and report.html")
 			}
 			return err
 		},
@@ -176,12 +176,11 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, suitePath string, f
 	}
 	started := time.Now()
 	rows, pics, runErr := h.Run(ctx)
-	if ctx.Err() != nil {
-		return fmt.Errorf("bench: %w", ctx.Err())
-	}
-	if runErr != nil {
+	if runErr != nil && ctx.Err() == nil {
 		return fmt.Errorf("bench: %w", runErr)
 	}
+	// Interrupted: the runs that ended are summarized all the same (a
+	// run that never started has no row).
 	sum := benchrun.Summarize(suite.Name, len(tasks), f.seeds, arms, cfg, rows)
 	sum.WriteTable(stdout)
 	data, err := benchrun.EncodeSummary(sum)
@@ -199,6 +198,9 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, suitePath string, f
 		return fmt.Errorf("bench: %s: %w", benchrun.ReportFile, err)
 	}
 	fmt.Fprintf(stdout, "wrote %s, %s, %s\n", resultsPath, filepath.Join(out, benchrun.SummaryFile), filepath.Join(out, benchrun.ReportFile))
+	if ctx.Err() != nil {
+		return fmt.Errorf("bench: %w (the summary covers the %d run(s) that ended)", ctx.Err(), done)
+	}
 	return nil
 }
 

@@ -276,3 +276,45 @@ func TestBenchSubsetUnderTwoArmsRecordsChecksAndPairedStatistics(t *testing.T) {
 }
 
 func dump(v any) string { b, _ := json.MarshalIndent(v, "", "  "); return string(b) }
+
+// Canceling a bench keeps the runs that ended: Run says it was canceled,
+// the rows of runs that never started are empty, and the summary counts
+// the ended ones only.
+func TestACanceledBenchKeepsTheRunsThatEnded(t *testing.T) {
+	var task *bench.Task
+	for _, tk := range shippedSuite(t).Tasks {
+		if tk.ID == "qbr-legal-footer" {
+			task = tk
+		}
+	}
+	if task == nil || task.Recipe == "" {
+		t.Fatal("the shipped suite lacks the recipe task qbr-legal-footer")
+	}
+	arm, err := benchrun.Resolve(benchrun.DefaultArm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var ended int
+	h := &benchrun.Harness{Tasks: []*bench.Task{task}, Arms: []benchrun.Arm{arm}, Seeds: 3, Pool: pool,
+		Done: func(r benchrun.Row) error {
+			ended++
+			cancel()
+			return nil
+		}}
+	rows, _, err := h.Run(ctx)
+	if err != context.Canceled || len(rows) != 3 || ended != 1 {
+		t.Fatalf("err %v, %d rows, %d ended", err, len(rows), ended)
+	}
+	if r := rows[0]; r.Outcome != policy.Applied || !r.ChecksAll || r.Seed != 1 {
+		t.Fatalf("the first run: %s", dump(r))
+	}
+	if rows[1].Arm != "" || rows[2].Arm != "" {
+		t.Fatalf("runs after the cancel ran: %s", dump(rows[1:]))
+	}
+	sum := benchrun.Summarize("core", 1, 3, h.Arms, llm.Config{}, rows)
+	if sum.Arms[0].Runs != 1 || sum.Arms[0].Means["checks"] != 1 {
+		t.Fatalf("summary %+v", sum.Arms[0])
+	}
+}

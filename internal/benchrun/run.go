@@ -100,6 +100,9 @@ func (h *Harness) Run(ctx context.Context) ([]Row, map[RunKey][]report.SlidePair
 		go func() {
 			defer wg.Done()
 			for j := range ch {
+				if ctx.Err() != nil {
+					continue // handed over as the bench was canceled: not started
+				}
 				keep := 0
 				if j.seed == 1 {
 					keep = h.Pictures

@@ -106,8 +106,8 @@ func Summarize(suite string, tasks, seeds int, armList []Arm, base llm.Config, r
 	var order []key
 	seen := map[key]bool{}
 	for _, r := range rows {
-		if r.Arm == "" {
-			continue // a run that never started (canceled)
+		if r.Arm == "" || r.Outcome == policy.Canceled {
+			continue // a run that never started or was cut short: no measurement
 		}
 		if byArm[r.Arm] == nil {
 			byArm[r.Arm] = map[key]Row{}
