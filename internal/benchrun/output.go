@@ -103,7 +103,7 @@ func Page(s Summary, tasks []*bench.Task, rows []Row, pics map[RunKey][]report.S
 		for _, r := range byTask[t.ID] {
 			run := report.BenchRun{Arm: r.Arm, Seed: r.Seed, Outcome: string(r.Outcome), Error: r.Error,
 				IF: score(r.IF), VQ: score(r.VQ), Checks: fmt.Sprintf("%d/%d", r.ChecksPassed, r.ChecksPassed+r.ChecksFailed),
-				ChecksAll: r.ChecksAll, SCR: "–", NewViolations: r.NewViolations,
+				ChecksAll: r.ChecksAll, SCR: "–", NewViolations: append(append([]string(nil), r.NewViolations...), gateLines(r.GateViolations)...),
 				TimeS: fmt.Sprintf("%.1f", r.WallS), CostUSD: fmt.Sprintf("%.4f", r.CostUSD)}
 			if r.SCR != nil {
 				run.SCR = fmt.Sprintf("%.2f (%d/%d)", *r.SCR, r.CleanSlides, r.Slides)
@@ -144,4 +144,13 @@ func num(v float64) string {
 		return fmt.Sprintf("%.1f", v)
 	}
 	return fmt.Sprintf("%.4g", v)
+}
+
+// gateLines are the gate's refusals as the report lists them.
+func gateLines(vs []string) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = "refused by the gate: " + v
+	}
+	return out
 }

@@ -44,6 +44,9 @@ type Row struct {
 	// GatePassed says the kept iteration passed the hard geometry gate
 	// (false when the original stands).
 	GatePassed bool `json:"gatePassed"`
+	// GateViolations are the new violations of the last iteration the
+	// gate refused, one line each (why an edit was not kept).
+	GateViolations []string `json:"gateViolations,omitempty"`
 	// SCR is the clean-slide rate of the final deck's render (ReDeck):
 	// CleanSlides of Slides have no layout violation. NewViolations are
 	// the final render's violations the original's lacked.

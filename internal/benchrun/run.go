@@ -252,6 +252,9 @@ func fillFromRecord(row *Row, rec *editloop.Record) {
 		row.Timings.Render += tm.Render
 		row.Timings.Judge += tm.Judge
 		row.Timings.Critic += tm.Critic
+		if it.Rendered && !it.GatePassed && it.Error == "" {
+			row.GateViolations = it.NewViolations
+		}
 	}
 	if !anyScore(row.VQs) {
 		row.VQs = nil
