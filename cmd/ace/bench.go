@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,6 +20,7 @@ import (
 	"github.com/acecanvas/ace/internal/cache"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/outfile"
+	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/render"
 )
 
@@ -30,6 +33,7 @@ type benchFlags struct {
 	concurrency int
 	noRender    bool
 	force       bool
+	resume      bool
 	rejudge     string
 }
 
@@ -48,6 +52,8 @@ end OUT/summary.json holds each arm's means and every arm compared with the
 first on the same tasks and seeds (mean difference, bootstrap 95% CI, Wilcoxon
 p, wins/ties/losses for IF, VQ, checks, SCR, time and cost), and
 OUT/report.html shows the table, the comparisons and each task's before/after.
+After an interruption, --resume with the same -o runs only what results.jsonl
+lacks.
 
 An arm (the suite's arms: key) names models (agent_model, judge_model,
 router_model; empty: the environment's), tau, iterations (T), context_mode
@@ -88,6 +94,7 @@ EditRequest carries the context mode and observation switches).`,
 	cmd.Flags().BoolVar(&f.noRender, "no-render", false, "skip Chromium: no geometry gate, no SCR, no pictures; no_new_violations checks are not rendered")
 	cmd.Flags().StringVar(&f.rejudge, "rejudge", "", "a judge model that scores every final deck again, out of the loop (IF_rejudged), to bound self-judging")
 	cmd.Flags().BoolVar(&f.force, "force", false, "replace an earlier run's files in OUT")
+	cmd.Flags().BoolVar(&f.resume, "resume", false, "keep OUT/results.jsonl and run only the task, arm and seed runs it lacks (after an interruption)")
 	rootCmd.AddCommand(cmd)
 }
 
@@ -139,17 +146,30 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, suitePath string, f
 		return badInput(fmt.Errorf("bench: -o %s: %w", out, err))
 	}
 	resultsPath := filepath.Join(out, benchrun.ResultsFile)
-	if _, err := os.Lstat(resultsPath); err == nil && !f.force {
-		return badInput(fmt.Errorf("bench: %s exists from an earlier run; pass --force to replace it or -o another folder", resultsPath))
+	var earlier []benchrun.Row
+	if f.resume {
+		if b, err := os.ReadFile(resultsPath); err == nil {
+			if earlier, err = benchrun.ReadRows(bytes.NewReader(b)); err != nil {
+				return badInput(fmt.Errorf("bench: --resume: %w", err))
+			}
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return badInput(fmt.Errorf("bench: --resume: %w", err))
+		}
+	} else if _, err := os.Lstat(resultsPath); err == nil && !f.force {
+		return badInput(fmt.Errorf("bench: %s exists from an earlier run; pass --resume to run only what it lacks, --force to replace it, or -o another folder", resultsPath))
 	}
-	results, err := os.Create(resultsPath)
+	flags := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	if f.resume {
+		flags = os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	}
+	results, err := os.OpenFile(resultsPath, flags, 0o644)
 	if err != nil {
 		return badInput(fmt.Errorf("bench: %w", err))
 	}
 	defer results.Close()
 
 	h := &benchrun.Harness{Tasks: tasks, Arms: arms, Seeds: f.seeds, Concurrency: f.concurrency, LLM: cfg,
-		Cache: cache.New(ctx, os.Getenv("ACE_REDIS_URL")), Pictures: 2, Rejudge: f.rejudge}
+		Cache: cache.New(ctx, os.Getenv("ACE_REDIS_URL")), Pictures: 2, Rejudge: f.rejudge, Resume: earlier}
 	defer h.Cache.Close()
 	if !f.noRender {
 		pool, err := render.NewPool(ctx, render.Options{Memo: cache.NewLRU(0, 0)})
@@ -166,8 +186,13 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, suitePath string, f
 			fmt.Fprintf(stderr, "ace bench: arm %s: %s\n", a.Name, n)
 		}
 	}
-	fmt.Fprintf(stderr, "ace bench: %d task(s) x %d arm(s) x %d seed(s) = %d runs, %d at once\n", len(tasks), len(arms), f.seeds, total, f.concurrency)
 	done := 0
+	if len(earlier) > 0 {
+		// The runs results.jsonl already holds are not run again.
+		done = keptRuns(earlier, tasks, arms, f.seeds)
+		fmt.Fprintf(stderr, "ace bench: --resume: %d of the runs are in %s already\n", done, resultsPath)
+	}
+	fmt.Fprintf(stderr, "ace bench: %d task(s) x %d arm(s) x %d seed(s) = %d runs, %d at once\n", len(tasks), len(arms), f.seeds, total, f.concurrency)
 	h.Done = func(r benchrun.Row) error {
 		done++
 		fmt.Fprintf(stderr, "[%d/%d] %s %s seed %d: %s, checks %d/%d, IF %s, %.1f s, $%.4f%s\n", done, total, r.Task, r.Arm, r.Seed,
@@ -291,4 +316,30 @@ func errText(e string) string {
 		return ""
 	}
 	return " (" + e + ")"
+}
+
+// keptRuns counts the runs of the selection (tasks x arms x seeds 1..n)
+// that rows hold and Harness.Resume keeps (not canceled).
+func keptRuns(rows []benchrun.Row, tasks []*bench.Task, arms []benchrun.Arm, seeds int) int {
+	type id struct {
+		task, arm string
+		seed      int
+	}
+	want := map[id]bool{}
+	for _, t := range tasks {
+		for _, a := range arms {
+			for s := 1; s <= seeds; s++ {
+				want[id{t.ID, a.Name, s}] = true
+			}
+		}
+	}
+	n := 0
+	for _, r := range rows {
+		k := id{r.Task, r.Arm, r.Seed}
+		if want[k] && r.Outcome != policy.Canceled {
+			delete(want, k)
+			n++
+		}
+	}
+	return n
 }

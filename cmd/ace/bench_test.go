@@ -89,9 +89,25 @@ steps:
 	if !strings.Contains(stdout.String(), "default") || !strings.Contains(stderr.String(), "[1/1] qbr-table-cell default seed 1") {
 		t.Fatalf("stdout:\n%s\nstderr:\n%s", stdout.String(), stderr.String())
 	}
-	// A second run into the same folder needs --force.
+	// A second run into the same folder needs --force, or --resume,
+	// which runs nothing already in results.jsonl (the script has no
+	// agent answer left: a second edit would fail).
 	err = runBench(context.Background(), &stdout, &stderr, coreSuite, benchFlags{arms: "default", tasks: "qbr-table-cell", seeds: 1, concurrency: 1, out: out})
 	if err == nil || !strings.Contains(err.Error(), "--force") {
 		t.Fatalf("a second run over the results: %v", err)
+	}
+	agentCalls := len(srv.RequestsFor("agent-m"))
+	stderr.Reset()
+	err = runBench(context.Background(), &stdout, &stderr, coreSuite, benchFlags{arms: "default", tasks: "qbr-table-cell", seeds: 1, concurrency: 1, out: out, resume: true})
+	if err != nil || len(srv.RequestsFor("agent-m")) != agentCalls || !strings.Contains(stderr.String(), "1 of the runs are in") {
+		t.Fatalf("resume: %v, %d agent calls after %d\n%s", err, len(srv.RequestsFor("agent-m")), agentCalls, stderr.String())
+	}
+	b, err := os.ReadFile(filepath.Join(out, benchrun.ResultsFile))
+	if err != nil || bytes.Count(b, []byte("\n")) != 1 {
+		t.Fatalf("results after resume: %v\n%s", err, b)
+	}
+	sum, err := os.ReadFile(filepath.Join(out, benchrun.SummaryFile))
+	if err != nil || !strings.Contains(string(sum), `"runs": 1`) {
+		t.Fatalf("the resumed summary lacks the earlier run: %v\n%s", err, sum)
 	}
 }

@@ -47,6 +47,10 @@ type Harness struct {
 	// Pictures, when > 0, keeps up to that many before/after pairs of
 	// changed slides of each task's seed-1 run per arm, for the report.
 	Pictures int
+	// Resume are rows of an earlier run of the same bench (results.jsonl):
+	// a task, arm and seed with a row there that was not canceled is not
+	// run again, and its row is returned as it was.
+	Resume []Row
 	// Done is told each row as its run ends, in the order runs end (under
 	// a lock: one call at a time).
 	Done func(Row) error
@@ -63,11 +67,26 @@ func (h *Harness) Run(ctx context.Context) ([]Row, map[RunKey][]report.SlidePair
 		arm  int
 		seed int
 	}
+	type runID struct {
+		task, arm string
+		seed      int
+	}
+	had := map[runID]Row{}
+	for _, r := range h.Resume {
+		if r.Arm != "" && r.Outcome != policy.Canceled {
+			had[runID{r.Task, r.Arm, r.Seed}] = r
+		}
+	}
 	var jobs []job
+	var rows []Row
 	for _, t := range h.Tasks {
 		for a := range h.Arms {
 			for s := 1; s <= max(h.Seeds, 1); s++ {
-				jobs = append(jobs, job{i: len(jobs), task: t, arm: a, seed: s})
+				r, ok := had[runID{t.ID, h.Arms[a].Name, s}]
+				if !ok {
+					jobs = append(jobs, job{i: len(rows), task: t, arm: a, seed: s})
+				}
+				rows = append(rows, r)
 			}
 		}
 	}
@@ -89,7 +108,6 @@ func (h *Harness) Run(ctx context.Context) ([]Row, map[RunKey][]report.SlidePair
 		}
 		rejudge = c
 	}
-	rows := make([]Row, len(jobs))
 	pics := map[RunKey][]report.SlidePair{}
 	var mu sync.Mutex
 	var doneErr error
