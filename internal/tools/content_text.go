@@ -10,7 +10,7 @@ import (
 
 type setTextArgs struct {
 	NodeID     string `json:"nodeId" desc:"TEXT node, shape with text, or table cell."`
-	Text       string `json:"text" desc:"New characters; \\n separates paragraphs. Range styles are reset, the base style is kept (rewrite_text keeps them). With find: the replacement for each occurrence."`
+	Text       string `json:"text" desc:"New characters; \\n separates paragraphs. Range styles are reset, the base style is kept (rewrite_text keeps them; load_tools adds it when it is not in your list). With find: the replacement for each occurrence."`
 	Find       string `json:"find,omitempty" desc:"Replace only the occurrences of this text (case-sensitive unless ignoreCase) by text; every other character keeps its style and the replacement takes the style of what it replaces (find-and-replace, e.g. renaming a company). For the whole deck use replace_text."`
 	IgnoreCase bool   `json:"ignoreCase,omitempty" desc:"With find: match upper and lower case alike."`
 }
@@ -226,7 +226,7 @@ func contentTextTools() []Tool {
 				return res, nil
 			}),
 		def(ModuleContent, "set_multiple_text_contents", false,
-			"Replace the text of many nodes in one call (renumbering, filling placeholders): a list of {nodeId, text}; range styles reset as in set_text_content (rewrite_text keeps them, for translation). Fails as a whole if any id is not a text holder.",
+			"Replace the text of many nodes in one call (renumbering, filling placeholders): a list of {nodeId, text}; range styles reset as in set_text_content (rewrite_text keeps them, for translation; load_tools adds it when it is not in your list). Fails as a whole if any id is not a text holder.",
 			func(e *Env, a *multiTextArgs) (Result, error) {
 				res := Result{}
 				for i, it := range a.Items {
