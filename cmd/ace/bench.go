@@ -195,8 +195,8 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, suitePath string, f
 	fmt.Fprintf(stderr, "ace bench: %d task(s) x %d arm(s) x %d seed(s) = %d runs, %d at once\n", len(tasks), len(arms), f.seeds, total, f.concurrency)
 	h.Done = func(r benchrun.Row) error {
 		done++
-		fmt.Fprintf(stderr, "[%d/%d] %s %s seed %d: %s, checks %d/%d, IF %s, %.1f s, $%.4f%s\n", done, total, r.Task, r.Arm, r.Seed,
-			r.Outcome, r.ChecksPassed, r.ChecksPassed+r.ChecksFailed, scoreText(r.IF), r.WallS, r.CostUSD, errText(r.Error))
+		fmt.Fprintf(stderr, "[%d/%d] %s %s seed %d: %s, checks %d/%d, IF %s, %.1f s, USD %s%s\n", done, total, r.Task, r.Arm, r.Seed,
+			r.Outcome, r.ChecksPassed, r.ChecksPassed+r.ChecksFailed, scoreText(r.IF), r.WallS, benchrun.CostText(r.CostUSD, true, r.Unpriced), errText(r.Error))
 		return benchrun.WriteRow(results, r)
 	}
 	started := time.Now()

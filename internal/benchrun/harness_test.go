@@ -192,6 +192,11 @@ func TestBenchSubsetUnderTwoArmsRecordsChecksAndPairedStatistics(t *testing.T) {
 		if s.SCR == nil || s.Slides == 0 || *s.SCR != float64(s.CleanSlides)/float64(s.Slides) || len(s.NewViolations) != 0 {
 			t.Fatalf("%s solve: SCR %v of %d slides, new %v", task.ID, s.SCR, s.Slides, s.NewViolations)
 		}
+		// The original's SCR, rendered the same way: the idle arm keeps
+		// the original, so its SCR is the original's.
+		if s.SCROrigin == nil || i.SCR == nil || *s.SCROrigin != *i.SCR || i.SCROrigin == nil || *i.SCROrigin != *i.SCR {
+			t.Fatalf("%s: SCR of the original %v (solve) %v (idle), idle's SCR %v", task.ID, s.SCROrigin, i.SCROrigin, i.SCR)
+		}
 		// Two agent turns of 9000 (6000 cached) + 9500 (9000 cached)
 		// prompt and 150 + 20 completion tokens, priced.
 		if s.Tokens.Cached < 15000 || s.CostUSD <= 0 || s.Timings.Loop <= 0 || s.WallS <= 0 {
@@ -316,5 +321,24 @@ func TestACanceledBenchKeepsTheRunsThatEnded(t *testing.T) {
 	sum := benchrun.Summarize("core", 1, 3, h.Arms, llm.Config{}, rows)
 	if sum.Arms[0].Runs != 1 || sum.Arms[0].Means["checks"] != 1 {
 		t.Fatalf("summary %+v", sum.Arms[0])
+	}
+}
+
+// CostText never shows an unpriced run as free.
+func TestCostTextSaysWhatWasNotPriced(t *testing.T) {
+	for _, c := range []struct {
+		usd      float64
+		known    bool
+		unpriced int
+		want     string
+	}{
+		{0.0123, true, 0, "0.0123"},
+		{0.01, true, 3, "0.0100 + 3 unpriced calls"},
+		{0, true, 7, "unpriced (7 calls)"},
+		{0, false, 0, "–"},
+	} {
+		if got := benchrun.CostText(c.usd, c.known, c.unpriced); got != c.want {
+			t.Errorf("CostText(%v, %v, %d) = %q, want %q", c.usd, c.known, c.unpriced, got, c.want)
+		}
 	}
 }

@@ -65,7 +65,7 @@ func Page(s Summary, tasks []*bench.Task, rows []Row, pics map[RunKey][]report.S
 		}
 		b.Arms = append(b.Arms, report.BenchArm{Name: a.Arm, Description: a.Description, Notes: a.Notes,
 			Runs: a.Runs, Failed: a.Failed, ChecksAll: a.ChecksAll, IF: m("IF", "%.2f"), VQ: m("VQ", "%.2f"),
-			Checks: m("checks", "%.3f"), SCR: m("SCR", "%.3f"), TimeS: m("time_s", "%.1f"), CostUSD: m("cost_usd", "%.4f")})
+			Checks: m("checks", "%.3f"), SCR: m("SCR", "%.3f"), TimeS: m("time_s", "%.1f"), CostUSD: CostText(a.Means["cost_usd"], a.Counts["cost_usd"] > 0, a.Unpriced)})
 	}
 	for _, p := range s.Paired {
 		bp := report.BenchPaired{A: p.A, B: p.B, Metric: p.Metric, N: p.Result.N, Dropped: p.Dropped, Error: p.Error}
@@ -104,9 +104,12 @@ func Page(s Summary, tasks []*bench.Task, rows []Row, pics map[RunKey][]report.S
 			run := report.BenchRun{Arm: r.Arm, Seed: r.Seed, Outcome: string(r.Outcome), Error: r.Error,
 				IF: score(r.IF), VQ: score(r.VQ), Checks: fmt.Sprintf("%d/%d", r.ChecksPassed, r.ChecksPassed+r.ChecksFailed),
 				ChecksAll: r.ChecksAll, SCR: "–", NewViolations: append(append([]string(nil), r.NewViolations...), gateLines(r.GateViolations)...),
-				TimeS: fmt.Sprintf("%.1f", r.WallS), CostUSD: fmt.Sprintf("%.4f", r.CostUSD)}
+				TimeS: fmt.Sprintf("%.1f", r.WallS), CostUSD: CostText(r.CostUSD, true, r.Unpriced)}
 			if r.SCR != nil {
 				run.SCR = fmt.Sprintf("%.2f (%d/%d)", *r.SCR, r.CleanSlides, r.Slides)
+				if r.SCROrigin != nil {
+					run.SCR += fmt.Sprintf("; original %.2f", *r.SCROrigin)
+				}
 			}
 			for _, c := range r.Checks {
 				if c.Status == bench.StatusFail {

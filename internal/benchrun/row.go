@@ -50,10 +50,16 @@ type Row struct {
 	// SCR is the clean-slide rate of the final deck's render (ReDeck):
 	// CleanSlides of Slides have no layout violation. NewViolations are
 	// the final render's violations the original's lacked.
-	SCR           *float64 `json:"scr"`
-	Slides        int      `json:"slides"`
-	CleanSlides   int      `json:"cleanSlides"`
-	NewViolations []string `json:"newViolations,omitempty"`
+	SCR         *float64 `json:"scr"`
+	Slides      int      `json:"slides"`
+	CleanSlides int      `json:"cleanSlides"`
+	// SCROrigin is the original deck's clean-slide rate, rendered the
+	// same way: SCR counts every violation, the deck's own included, so
+	// an edit is read against this (a relay tryout's perfect retitle
+	// scored SCR 0.00 on a template whose every slide had a violation).
+	SCROrigin         *float64 `json:"scrOrigin"`
+	OriginCleanSlides int      `json:"originCleanSlides"`
+	NewViolations     []string `json:"newViolations,omitempty"`
 
 	Iterations int `json:"iterations"`
 	Selected   int `json:"selected"`

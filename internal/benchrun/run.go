@@ -340,6 +340,15 @@ func (h *Harness) check(ctx context.Context, row *Row, t *bench.Task, steps *run
 			scr := float64(row.CleanSlides) / float64(now.Slides)
 			row.SCR = &scr
 		}
+		dirty = map[string]bool{}
+		for _, v := range before.Violations {
+			dirty[v.SlideID] = true
+		}
+		row.OriginCleanSlides = before.Slides - len(dirty)
+		if before.Slides > 0 {
+			scr := float64(row.OriginCleanSlides) / float64(before.Slides)
+			row.SCROrigin = &scr
+		}
 		_, fresh := render.Gate(now.Violations, before.Violations)
 		ev.Render = &bench.RenderEvidence{}
 		for _, v := range fresh {

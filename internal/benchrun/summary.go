@@ -50,14 +50,17 @@ func ranOnly(r Row, v float64) *float64 {
 // ArmSummary is one arm's means over its runs (the ACE paper's main
 // table): each metric's mean over the runs that have it, with the count.
 type ArmSummary struct {
-	Arm         string             `json:"arm"`
-	Description string             `json:"description"`
-	Notes       []string           `json:"notes,omitempty"`
-	Runs        int                `json:"runs"`
-	Failed      int                `json:"failed"`
-	ChecksAll   int                `json:"checksAll"`
-	Means       map[string]float64 `json:"means"`
-	Counts      map[string]int     `json:"counts"`
+	Arm         string   `json:"arm"`
+	Description string   `json:"description"`
+	Notes       []string `json:"notes,omitempty"`
+	Runs        int      `json:"runs"`
+	Failed      int      `json:"failed"`
+	ChecksAll   int      `json:"checksAll"`
+	// Unpriced counts model calls whose model has no price (ACE_PRICES):
+	// the arm's cost leaves them out.
+	Unpriced int                `json:"unpriced,omitempty"`
+	Means    map[string]float64 `json:"means"`
+	Counts   map[string]int     `json:"counts"`
 }
 
 // Paired is one metric compared between two arms on the same tasks and
@@ -133,6 +136,7 @@ func Summarize(suite string, tasks, seeds int, armList []Arm, base llm.Config, r
 			if r.ChecksAll {
 				as.ChecksAll++
 			}
+			as.Unpriced += r.Unpriced
 			for _, m := range Metrics {
 				if v := m.Of(r); v != nil {
 					as.Means[m.Name] += *v
@@ -188,7 +192,7 @@ func (s Summary) WriteTable(w io.Writer) {
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t%d/%d\t%s\t%s\t%s\n", a.Arm, a.Runs, a.Failed,
 			mean("IF", "%.2f"), mean("VQ", "%.2f"), mean("checks", "%.3f"), a.ChecksAll, a.Runs,
-			mean("SCR", "%.3f"), mean("time_s", "%.1f"), mean("cost_usd", "%.4f"))
+			mean("SCR", "%.3f"), mean("time_s", "%.1f"), CostText(a.Means["cost_usd"], a.Counts["cost_usd"] > 0, a.Unpriced))
 	}
 	tw.Flush()
 	if len(s.Paired) == 0 {
@@ -221,4 +225,19 @@ func anyValue(m Metric, rows []Row) bool {
 		}
 	}
 	return false
+}
+
+// CostText shows a cost in USD and says when calls had no price: "0.0123",
+// "0.0100 + 3 unpriced calls", or "unpriced (7 calls)" when nothing was
+// priced (a $0.0000 would read as free). "–" when there is no cost.
+func CostText(usd float64, known bool, unpriced int) string {
+	switch {
+	case !known:
+		return "–"
+	case unpriced > 0 && usd == 0:
+		return fmt.Sprintf("unpriced (%d calls)", unpriced)
+	case unpriced > 0:
+		return fmt.Sprintf("%.4f + %d unpriced calls", usd, unpriced)
+	}
+	return fmt.Sprintf("%.4f", usd)
 }
