@@ -32,8 +32,9 @@ func Gate(current, baseline []render.Violation) GateResult {
 
 // Describe is a violation as one line for a model and a person: kind,
 // slide, node ids, the measured boxes (absolute px: x,y width x height;
-// for an overlap each node's box, for an overflow the box then the text's
-// extent) and the renderer's reason.
+// for an overlap each node's box; for one node's two boxes each named by
+// Violation.BoundsLabels: "[box 74,143 391x122; text 74,99 300x169 px]")
+// and the renderer's reason.
 func Describe(v render.Violation) string {
 	s := fmt.Sprintf("%s on slide %s", v.Kind, v.SlideID)
 	if len(v.NodeIDs) > 0 {
@@ -41,13 +42,21 @@ func Describe(v render.Violation) string {
 	}
 	if len(v.Bounds) > 0 {
 		boxes := make([]string, len(v.Bounds))
+		labelled := len(v.BoundsLabels) == len(v.Bounds)
 		for i, r := range v.Bounds {
 			boxes[i] = fmt.Sprintf("%s,%s %sx%s", px(r.X), px(r.Y), px(r.Width), px(r.Height))
-			if len(v.Bounds) == len(v.NodeIDs) && len(v.NodeIDs) > 1 {
+			switch {
+			case labelled:
+				boxes[i] = v.BoundsLabels[i] + " " + boxes[i]
+			case len(v.Bounds) == len(v.NodeIDs) && len(v.NodeIDs) > 1:
 				boxes[i] = v.NodeIDs[i] + " at " + boxes[i]
 			}
 		}
-		s += " [box " + strings.Join(boxes, "; ") + " px]"
+		if labelled {
+			s += " [" + strings.Join(boxes, "; ") + " px]"
+		} else {
+			s += " [box " + strings.Join(boxes, "; ") + " px]"
+		}
 	}
 	if v.Reason != "" {
 		s += ": " + v.Reason

@@ -12,6 +12,7 @@ import (
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/llm/llmtest"
 	"github.com/acecanvas/ace/internal/render"
+	"github.com/acecanvas/ace/internal/scenegraph"
 )
 
 func scriptPath(t testing.TB, name string) string {
@@ -178,5 +179,21 @@ func TestGateOnlyNewViolationsFail(t *testing.T) {
 	g := judge.Gate([]render.Violation{old, fresh}, []render.Violation{old})
 	if g.Passed || len(g.New) != 1 || g.New[0] != "text_overflow on slide s2 (s2/5): text is 40px taller than its box" {
 		t.Fatalf("gate %+v", g)
+	}
+}
+
+// Describe names one node's two boxes by their labels and keeps the
+// overlap form (each node's box) otherwise.
+func TestDescribeNamesBoxes(t *testing.T) {
+	over := render.Violation{Kind: "text_overflow", SlideID: "s1", NodeIDs: []string{"s1/4"},
+		Bounds:       []scenegraph.Rect{{X: 74, Y: 143, Width: 391, Height: 122}, {X: 74, Y: 99, Width: 300, Height: 169}},
+		BoundsLabels: []string{"box", "text"}, Reason: "text runs 44 px past its box"}
+	if got, want := judge.Describe(over), "text_overflow on slide s1 (s1/4) [box 74,143 391x122; text 74,99 300x169 px]: text runs 44 px past its box"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	overlap := render.Violation{Kind: "overlap", SlideID: "s1", NodeIDs: []string{"a", "b"},
+		Bounds: []scenegraph.Rect{{X: 1, Y: 2, Width: 3, Height: 4}, {X: 5, Y: 6, Width: 7, Height: 8}}}
+	if got, want := judge.Describe(overlap), "overlap on slide s1 (a, b) [box a at 1,2 3x4; b at 5,6 7x8 px]"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }

@@ -79,7 +79,18 @@ type Violation struct {
 	SlideID string            `json:"slideId"`
 	NodeIDs []string          `json:"nodeIds"`
 	Bounds  []scenegraph.Rect `json:"bounds"`
-	Reason  string            `json:"reason"`
+	// BoundsLabels name what each of Bounds is when one node has two
+	// ("box" and "text" for an overflow; "text" and "clip", "picture" and
+	// "visible", "frame" and "content"); nil when Bounds are the nodes'
+	// boxes in NodeIDs order.
+	BoundsLabels []string `json:"boundsLabels,omitempty"`
+	Reason       string   `json:"reason"`
+}
+
+// labelled returns v with its bounds named (Violation.BoundsLabels).
+func (v Violation) labelled(names ...string) Violation {
+	v.BoundsLabels = names
+	return v
 }
 
 func newViolation(kind, slideID string, ids []string, bounds []scenegraph.Rect, reason string, args ...any) Violation {
@@ -188,14 +199,14 @@ func Violations(d *scenegraph.Deck, slide int, nodes map[string]Measured) []Viol
 			if m.Overflow {
 				v := newViolation(KindTextOverflow, sid, []string{n.ID}, []scenegraph.Rect{m.Bounds, r},
 					"text runs %s px past its box (width %s px over, height %s px over)",
-					trimFloat(math.Max(m.OverflowX, m.OverflowY)), trimFloat(math.Max(0, m.OverflowX)), trimFloat(math.Max(0, m.OverflowY)))
+					trimFloat(math.Max(m.OverflowX, m.OverflowY)), trimFloat(math.Max(0, m.OverflowX)), trimFloat(math.Max(0, m.OverflowY))).labelled("box", "text")
 				if n.TextBox != nil && n.TextBox.AutoResize == scenegraph.AutoResizeShrink {
 					v.Reason += autofitNote(n.TextBox)
 				}
 				out = append(out, v)
 			} else if m.Clip != nil && m.TextBounds != nil && pastBy(*m.TextBounds, *m.Clip) > TextOverflowTolerance {
 				out = append(out, newViolation(KindTextOverflow, sid, []string{n.ID}, []scenegraph.Rect{*m.TextBounds, *m.Clip},
-					"text is clipped by a parent frame by %s px", trimFloat(pastBy(*m.TextBounds, *m.Clip))))
+					"text is clipped by a parent frame by %s px", trimFloat(pastBy(*m.TextBounds, *m.Clip))).labelled("text", "clip"))
 			}
 			if m.MinFontSize > 0 && m.MinFontSize < minFont-0.01 {
 				out = append(out, newViolation(KindMinFontSize, sid, []string{n.ID}, []scenegraph.Rect{r},
@@ -215,7 +226,7 @@ func Violations(d *scenegraph.Deck, slide int, nodes map[string]Measured) []Viol
 				lost := 1 - vis.Area()/a
 				if lost > ImageClipFraction {
 					out = append(out, newViolation(KindImageClipping, sid, []string{n.ID}, []scenegraph.Rect{m.Bounds, vis},
-						"%s%% of the image is cut off by a clipping frame or the slide edge", trimFloat(math.Round(lost*100))))
+						"%s%% of the image is cut off by a clipping frame or the slide edge", trimFloat(math.Round(lost*100))).labelled("picture", "visible"))
 				} else if m.ImageFit == "cover" && m.Bounds.Height > 0 && m.Image.Y > 0 {
 					ra, rb := m.Image.X/m.Image.Y, m.Bounds.Width/m.Bounds.Height
 					kept := math.Min(ra/rb, rb/ra)
@@ -300,7 +311,7 @@ func frameOverflow(order []*scenegraph.Node, nodes map[string]Measured, sid stri
 		out = append(out, newViolation(KindFrameOverflow, sid, []string{f.ID}, []scenegraph.Rect{fm.Bounds, content},
 			"%s is %sx%s px but its content needs %sx%s px: %d of its children spill out by up to %s px (let it hug its content, or give it room)",
 			describe(f), trimFloat(math.Round(fm.Bounds.Width)), trimFloat(math.Round(fm.Bounds.Height)),
-			trimFloat(math.Round(content.Width)), trimFloat(math.Round(content.Height)), spilling, trimFloat(math.Round(worst))))
+			trimFloat(math.Round(content.Width)), trimFloat(math.Round(content.Height)), spilling, trimFloat(math.Round(worst))).labelled("frame", "content"))
 	}
 	return out
 }

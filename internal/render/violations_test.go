@@ -79,6 +79,14 @@ func TestEachViolationKindIsDetected(t *testing.T) {
 		if v.Key == "" || v.SlideID != "s1" || len(v.Bounds) == 0 || v.Reason == "" {
 			t.Errorf("incomplete violation %+v", v)
 		}
+		// One node's two boxes are named, so a reader can tell the box
+		// from the text (a relay model met "[box A; B px]" unexplained).
+		if len(v.NodeIDs) == 1 && len(v.Bounds) == 2 && len(v.BoundsLabels) != 2 {
+			t.Errorf("%s on %v: two boxes, labels %v", v.Kind, v.NodeIDs, v.BoundsLabels)
+		}
+		if v.Kind == KindTextOverflow && !slices.Equal(v.BoundsLabels, []string{"box", "text"}) {
+			t.Errorf("text_overflow labels %v, want [box text]", v.BoundsLabels)
+		}
 	}
 }
 
