@@ -307,6 +307,19 @@ func touchedText(in Input) string {
 			slideOf[id] = s.Index
 		}
 	}
+	// How far each text overflowed at the iteration's start: an overflow
+	// the step did not make worse is the deck's own, said as such so the
+	// agent does not "fix" what nobody asked about.
+	startOver := map[string]float64{}
+	if in.Base != nil {
+		for _, s := range in.Base.Slides {
+			for id, m := range s.Nodes {
+				if m.HasText {
+					startOver[id] = math.Max(m.OverflowX, m.OverflowY)
+				}
+			}
+		}
+	}
 	before := map[string]string{}
 	if in.Prev != nil {
 		for _, s := range in.Prev.Slides {
@@ -336,13 +349,16 @@ func touchedText(in Input) string {
 			}
 			if over := math.Max(m.OverflowX, m.OverflowY); over > 0 {
 				line += fmt.Sprintf(", OVERFLOWS by %s px (width %s, height %s)", px(over), px(math.Max(0, m.OverflowX)), px(math.Max(0, m.OverflowY)))
+				if was, ok := startOver[n.ID]; ok && was > 0 && over <= was+render.TextOverflowTolerance {
+					line += fmt.Sprintf(", as at the start (%s px): not yours to fix unless asked", px(was))
+				}
 			} else {
 				line += ", fits"
 			}
 			if m.AutoFitScale > 0 && m.AutoFitScale < 1 {
 				line += fmt.Sprintf(", drawn at %s%% (shrink on overflow)", px(m.AutoFitScale*100))
 			}
-			all = append(all, touched{line, math.Max(m.OverflowX, m.OverflowY) > 0})
+			all = append(all, touched{line, math.Max(m.OverflowX, m.OverflowY) > 0 && !strings.Contains(line, ", as at the start")})
 			return true
 		})
 	}

@@ -180,3 +180,58 @@ func TestCheckLayoutListsTheViolationsASlideAlreadyHas(t *testing.T) {
 	}
 	t.Log(o.Text)
 }
+
+// A changed text whose overflow the deck already had (career-tips slide
+// 4's "Hello!", a few px past its box in the original) is said to be as
+// at the start, not listed first as the agent's to fix (a relay model
+// was invited to fix a 3 px overflow nobody asked about).
+func TestTouchedTextSaysAnOverflowWasThereAtTheStart(t *testing.T) {
+	base, blobs, err := deckio.Load(shareddecks.PPTXFile(t, "career-tips.pptx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	pool, err := render.NewPool(ctx, render.Options{Size: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	before, err := pool.Render(ctx, base, blobs, render.Request{Slides: []int{3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	var was float64
+	for nid, m := range before.Slides[0].Nodes {
+		if o := max(m.OverflowX, m.OverflowY); m.HasText && o > 0 && (id == "" || nid < id) {
+			id, was = nid, o
+		}
+	}
+	if id == "" {
+		t.Fatal("career-tips slide 4 has no text past its box at the start")
+	}
+	cur := base.Clone()
+	var n *scenegraph.Node
+	cur.Slides[3].Walk(func(k, _ *scenegraph.Node, _ int) bool {
+		if k.ID == id {
+			n = k
+		}
+		return n == nil
+	})
+	n.Name = "Greeting, renamed" // touched, not moved
+	now, err := pool.Render(ctx, cur, blobs, render.Request{Slides: []int{3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := observe.Build(observe.Input{Baseline: base, Prev: base, Cur: cur, Current: now, Base: before})
+	var line string
+	for _, l := range strings.Split(o.Text, "\n") {
+		if strings.HasPrefix(l, "- "+id+" ") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "OVERFLOWS") || !strings.Contains(line, ", as at the start (") {
+		t.Fatalf("%s overflowed %.1f px at the start; its line: %q\n%s", id, was, line, o.Text)
+	}
+}
