@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	acecache "github.com/acecanvas/ace/internal/cache"
 	"github.com/acecanvas/ace/internal/deckio"
 	"github.com/acecanvas/ace/internal/judge"
 	"github.com/acecanvas/ace/internal/recipe"
@@ -80,27 +81,57 @@ func renderGate(t *testing.T, pool *render.Pool, result, baseline *sg.Deck, blob
 	return &RenderEvidence{NewViolations: judge.Gate(cur.Violations, base.Violations).New}
 }
 
+// gateOnChangedSlides renders the slides edited changed (and the same
+// slides of orig) and returns the new violations, as the loop's gate
+// judges a submit.
+func gateOnChangedSlides(t *testing.T, pool *render.Pool, edited, orig *sg.Deck, blobs sg.Blobs) []string {
+	t.Helper()
+	var now, was []int
+	for _, id := range sg.ChangedSlides(orig, edited) {
+		if _, i := edited.SlideByID(id); i >= 0 {
+			now = append(now, i)
+		}
+		if _, i := orig.SlideByID(id); i >= 0 {
+			was = append(was, i)
+		}
+	}
+	if len(now) == 0 {
+		return nil
+	}
+	ctx := context.Background()
+	cur, err := pool.Render(ctx, edited, blobs, render.Request{Slides: now})
+	if err != nil {
+		t.Fatalf("render the edit: %v", err)
+	}
+	var base []render.Violation
+	if len(was) > 0 {
+		b, err := pool.Render(ctx, orig, blobs, render.Request{Slides: was})
+		if err != nil {
+			t.Fatalf("render the original: %v", err)
+		}
+		base = b.Violations
+	}
+	return judge.Gate(cur.Violations, base).New
+}
+
 // TestCoreSuiteTasksAreValidated applies every task's hand-written
 // solution to its deck, exports to .pptx and imports it again (Reimport,
-// the file a user opens), and asserts that every check passes; then it
+// the file a user opens), and asserts that every check passes and that
+// the edit passes the geometry gate; then it
 // asserts that the unedited deck, through the same round trip, fails at
 // least one check, so no task is passed by doing nothing.
 func TestCoreSuiteTasksAreValidated(t *testing.T) {
 	s := coreSuite(t)
 	var cache deckCache
 	var pool *render.Pool
-	needRender := false
-	for _, task := range s.Tasks {
-		needRender = needRender || task.NeedsRender()
+	// Every solution must also pass the loop's geometry gate, as the
+	// harness runs it: a task whose correct edit adds a layout violation
+	// (navy titles on dark slides) can never be kept.
+	pool, err := render.NewPool(context.Background(), render.Options{Size: 1, Memo: acecache.NewLRU(0, 0)})
+	if err != nil {
+		t.Fatalf("render pool: %v", err)
 	}
-	if needRender {
-		var err error
-		pool, err = render.NewPool(context.Background(), render.Options{Size: 1})
-		if err != nil {
-			t.Fatalf("render pool (no_new_violations needs the renderer): %v", err)
-		}
-		t.Cleanup(func() { pool.Close() })
-	}
+	t.Cleanup(func() { pool.Close() })
 	opts := tools.Options{Assets: assets.NewLocal(s.AssetDir)}
 	if s.AssetDir == "" {
 		opts.Assets = assets.NewLocal(t.TempDir())
@@ -135,6 +166,9 @@ func TestCoreSuiteTasksAreValidated(t *testing.T) {
 				ev := Evidence{Result: result, Original: orig}
 				if task.NeedsRender() {
 					ev.Render = renderGate(t, pool, result, unedited, blobs)
+				}
+				if fresh := gateOnChangedSlides(t, pool, edited, orig, blobs); len(fresh) > 0 {
+					t.Errorf("the %s does not pass the geometry gate: %s", what, strings.Join(fresh, "; "))
 				}
 				rs := task.Evaluate(ev)
 				for _, r := range rs {
