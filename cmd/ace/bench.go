@@ -196,7 +196,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, suitePath string, f
 	h.Done = func(r benchrun.Row) error {
 		done++
 		fmt.Fprintf(stderr, "[%d/%d] %s %s seed %d: %s, checks %d/%d, IF %s, %.1f s, USD %s%s\n", done, total, r.Task, r.Arm, r.Seed,
-			r.Outcome, r.ChecksPassed, r.ChecksPassed+r.ChecksFailed, scoreText(r.IF), r.WallS, benchrun.CostText(r.CostUSD, true, r.Unpriced), errText(r.Error))
+			r.Outcome.Wording(), r.ChecksPassed, r.ChecksPassed+r.ChecksFailed, scoreText(r.IF), r.WallS, benchrun.CostText(r.CostUSD, true, r.Unpriced), errText(r.Error))
 		return benchrun.WriteRow(results, r)
 	}
 	started := time.Now()
