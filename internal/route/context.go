@@ -425,12 +425,20 @@ type kNode struct {
 }
 
 type kSlide struct {
-	ID     string   `json:"id"`
-	Num    int      `json:"i"`
-	Name   string   `json:"n,omitempty"`
-	Target bool     `json:"target,omitempty"`
-	Kids   []*kNode `json:"kids,omitempty"`
+	ID     string `json:"id"`
+	Num    int    `json:"i"`
+	Name   string `json:"n,omitempty"`
+	Target bool   `json:"target,omitempty"`
+	// Notes are the slide's speaker notes, whitespace folded, at most
+	// macroNotesRunes (a deck-wide "replace every X" must know whether
+	// the notes hold X; a relay model had to guess).
+	Notes string   `json:"notes,omitempty"`
+	Kids  []*kNode `json:"kids,omitempty"`
 }
+
+// macroNotesRunes bounds a slide's notes in the MACRO skeleton;
+// get_node_info of the slide gives them whole.
+const macroNotesRunes = 300
 
 type macroDoc struct {
 	Deck    cDeck  `json:"deck"`
@@ -498,6 +506,9 @@ func macroContext(d *scenegraph.Deck, targets []int) macroDoc {
 		}
 		target := slices.Contains(targets, i)
 		ks := kSlide{ID: s.ID, Num: i + 1, Name: meaningfulName(s.Name, i), Target: target}
+		if s.Slide != nil {
+			ks.Notes = clip(strings.Join(strings.Fields(s.Slide.Notes), " "), macroNotesRunes)
+		}
 		for _, c := range s.Children {
 			if c != nil {
 				ks.Kids = append(ks.Kids, k.node(c, target, 0))

@@ -182,3 +182,32 @@ func TestRouterMarksUntitledSlides(t *testing.T) {
 		t.Errorf("a deck without title placeholders marks its slides:\n%s", b)
 	}
 }
+
+// TestMacroShowsSpeakerNotes: the MACRO skeleton of python-pptx's
+// sld-notes.pptx carries the slide's speaker notes, so a deck-wide
+// "replace every X" can see whether the notes hold X (a relay model had
+// to guess includeNotes).
+func TestMacroShowsSpeakerNotes(t *testing.T) {
+	d := loadRealDeck(t, "py:sld-notes.pptx")
+	var notes string
+	for _, s := range d.Slides {
+		if s.Slide != nil && strings.TrimSpace(s.Slide.Notes) != "" {
+			notes = strings.Join(strings.Fields(s.Slide.Notes), " ")
+			break
+		}
+	}
+	if notes == "" {
+		t.Fatal("sld-notes.pptx has no notes")
+	}
+	got, err := Context(d, Decision{Mode: Macro})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := notes
+	if r := []rune(want); len(r) > macroNotesRunes {
+		want = string(r[:macroNotesRunes-1])
+	}
+	if !strings.Contains(got, `"notes":`) || !strings.Contains(got, want) {
+		t.Fatalf("the MACRO context lacks the notes %q:\n%s", notes, got)
+	}
+}
