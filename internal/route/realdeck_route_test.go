@@ -211,3 +211,19 @@ func TestMacroShowsSpeakerNotes(t *testing.T) {
 		t.Fatalf("the MACRO context lacks the notes %q:\n%s", notes, got)
 	}
 }
+
+// TestRouterSummaryGivesTableHeaders: a table in the router summary shows
+// its first row, so "the revenue table" or "the planner" can be routed
+// without the scene graph (a relay model could not tell two 5x4 tables
+// apart); wide tables are cut with "…".
+func TestRouterSummaryGivesTableHeaders(t *testing.T) {
+	up := UserPrompt("x", loadRealDeck(t, "career-tips.pptx"))
+	for _, want := range []string{
+		"\n13. And tables to compare data | table 4x4 ( | A | B | C)\n",
+		"\n35. Weekly Planner | table 8x8 ( | SUNDAY | MONDAY | TUESDAY | …)\n",
+	} {
+		if !strings.Contains(up, want) {
+			t.Errorf("router prompt lacks %q:\n%s", want, up)
+		}
+	}
+}

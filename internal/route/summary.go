@@ -3,6 +3,7 @@ package route
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/acecanvas/ace/internal/scenegraph"
@@ -19,7 +20,9 @@ type SlideSummary struct {
 	// Untitled: Title is only the slide's first text, in a deck whose
 	// other slides have title placeholders (set by UserPrompt).
 	Untitled bool
-	// Tables are "rows x columns" per table, in paint order.
+	// Tables are "rows x columns" per table, in paint order, with the
+	// first row's cells when they hold text: `5x4 (Region | Q1 | Q2 | Q3 …)`
+	// (two tables of one size are told apart by their headers).
 	Tables []string
 	// Charts are the chart types in lower case ("pie", "column").
 	Charts []string
@@ -50,7 +53,11 @@ func Summarize(s *scenegraph.Node, i int) SlideSummary {
 		k.Walk(func(n, _ *scenegraph.Node, _ int) bool {
 			switch {
 			case n.Table != nil:
-				sum.Tables = append(sum.Tables, fmt.Sprintf("%dx%d", len(n.Table.Rows), len(n.Table.Columns)))
+				t := fmt.Sprintf("%dx%d", len(n.Table.Rows), len(n.Table.Columns))
+				if h := tableHeader(n); h != "" {
+					t += " (" + h + ")"
+				}
+				sum.Tables = append(sum.Tables, t)
 				return false
 			case n.Chart != nil:
 				sum.Charts = append(sum.Charts, strings.ToLower(n.Chart.ChartType))
@@ -376,4 +383,38 @@ func Summaries(d *scenegraph.Deck) []SlideSummary {
 		}
 	}
 	return out
+}
+
+// Header bounds in the router summary: cells shown and runes per cell.
+const (
+	headerCells = 4
+	headerRunes = 20
+)
+
+// tableHeader is the text of a table's first-row cells in column order,
+// "A | B | C | D …" (at most headerCells, each cut to headerRunes); ""
+// when the first row has no text.
+func tableHeader(table *scenegraph.Node) string {
+	var cells []*scenegraph.Node
+	for _, c := range table.Children {
+		if c != nil && c.Cell != nil && c.Cell.Row == 0 {
+			cells = append(cells, c)
+		}
+	}
+	sort.SliceStable(cells, func(i, j int) bool { return cells[i].Cell.Column < cells[j].Cell.Column })
+	var parts []string
+	hasText := false
+	for i, c := range cells {
+		if i == headerCells {
+			parts = append(parts, "…")
+			break
+		}
+		t := clip(strings.Join(strings.Fields(c.Characters), " "), headerRunes)
+		hasText = hasText || t != ""
+		parts = append(parts, t)
+	}
+	if !hasText {
+		return ""
+	}
+	return strings.Join(parts, " | ")
 }
