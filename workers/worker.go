@@ -92,6 +92,11 @@ func RunWorkers(ctx context.Context, c client.Client, queues []string, a *activi
 }
 
 // StartWorkers starts the workers and returns them for StopWorkers.
+// heartbeatSend bounds how long the SDK holds a recorded heartbeat
+// before sending it (worker.Options.MaxHeartbeatThrottleInterval);
+// activities record one every 5 s (activities.keepAlive).
+const heartbeatSend = 5 * time.Second
+
 func StartWorkers(c client.Client, queues []string, a *activities.Activities, o WorkerOptions) ([]worker.Worker, error) {
 	if o.StopTimeout == 0 {
 		o.StopTimeout = 30 * time.Second
@@ -101,7 +106,11 @@ func StartWorkers(c client.Client, queues []string, a *activities.Activities, o 
 	}
 	var ws []worker.Worker
 	for _, q := range queues {
-		opts := worker.Options{WorkerStopTimeout: o.StopTimeout}
+		// Heartbeats go out at least every heartbeatSend: the SDK would
+		// otherwise batch them over 80% of an activity's HeartbeatTimeout
+		// (16 s of Render's 20 s), leaving 4 s for a loaded machine before
+		// the server times the render out and retries it on another worker.
+		opts := worker.Options{WorkerStopTimeout: o.StopTimeout, MaxHeartbeatThrottleInterval: heartbeatSend}
 		if q == "render" {
 			opts.MaxConcurrentActivityExecutionSize = o.RenderConcurrency
 		}
