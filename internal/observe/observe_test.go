@@ -33,21 +33,9 @@ func TestObservationIsBounded(t *testing.T) {
 			return true
 		})
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	pool, err := render.NewPool(ctx, render.Options{Size: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	now, err := pool.Render(ctx, cur, blobs, render.Request{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	before, err := pool.Render(ctx, base, blobs, render.Request{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	renderSlides := renderer(t)
+	now := renderSlides(cur, blobs, render.Request{})
+	before := renderSlides(base, blobs, render.Request{})
 	o := observe.Build(observe.Input{Baseline: base, Prev: base, Cur: cur, Current: now, Base: before})
 	tok, err := route.CountTokens(o.Text, "o200k_base")
 	if err != nil {
@@ -102,22 +90,10 @@ func TestAnchorsPutTheViolatingSlideFirst(t *testing.T) {
 	firstText(cur.Slides[3]).Name = "Greeting"
 	long := firstText(cur.Slides[8])
 	long.Characters = strings.Repeat("A title far longer than its box was made to hold ", 8)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	pool, err := render.NewPool(ctx, render.Options{Size: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	renderSlides := renderer(t)
 	idx := []int{2, 3, 8}
-	now, err := pool.Render(ctx, cur, blobs, render.Request{Slides: idx})
-	if err != nil {
-		t.Fatal(err)
-	}
-	before, err := pool.Render(ctx, base, blobs, render.Request{Slides: idx})
-	if err != nil {
-		t.Fatal(err)
-	}
+	now := renderSlides(cur, blobs, render.Request{Slides: idx})
+	before := renderSlides(base, blobs, render.Request{Slides: idx})
 	o := observe.Build(observe.Input{Baseline: base, Prev: base, Cur: cur, Current: now, Base: before})
 	if len(o.NewViolations) == 0 || o.NewViolations[0].SlideID != cur.Slides[8].ID {
 		t.Fatalf("want a new violation on slide 9: %v\n%s", o.New, o.Text)
@@ -152,17 +128,8 @@ func TestCheckLayoutListsTheViolationsASlideAlreadyHas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	pool, err := render.NewPool(ctx, render.Options{Size: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	r, err := pool.Render(ctx, base, blobs, render.Request{Slides: []int{5}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	renderSlides := renderer(t)
+	r := renderSlides(base, blobs, render.Request{Slides: []int{5}})
 	if len(r.Violations) == 0 {
 		t.Fatal("career-tips slide 6 measures no violation (it has two low-contrast texts): the renderer changed")
 	}
@@ -190,17 +157,8 @@ func TestTouchedTextSaysAnOverflowWasThereAtTheStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	pool, err := render.NewPool(ctx, render.Options{Size: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	before, err := pool.Render(ctx, base, blobs, render.Request{Slides: []int{3}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	renderSlides := renderer(t)
+	before := renderSlides(base, blobs, render.Request{Slides: []int{3}})
 	var id string
 	var was float64
 	for nid, m := range before.Slides[0].Nodes {
@@ -220,10 +178,7 @@ func TestTouchedTextSaysAnOverflowWasThereAtTheStart(t *testing.T) {
 		return n == nil
 	})
 	n.Name = "Greeting, renamed" // touched, not moved
-	now, err := pool.Render(ctx, cur, blobs, render.Request{Slides: []int{3}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	now := renderSlides(cur, blobs, render.Request{Slides: []int{3}})
 	o := observe.Build(observe.Input{Baseline: base, Prev: base, Cur: cur, Current: now, Base: before})
 	var line string
 	for _, l := range strings.Split(o.Text, "\n") {
@@ -233,5 +188,26 @@ func TestTouchedTextSaysAnOverflowWasThereAtTheStart(t *testing.T) {
 	}
 	if !strings.Contains(line, "OVERFLOWS") || !strings.Contains(line, ", as at the start (") {
 		t.Fatalf("%s overflowed %.1f px at the start; its line: %q\n%s", id, was, line, o.Text)
+	}
+}
+
+// renderer starts a one-browser pool for the test (closed when it ends)
+// and returns a render that fails the test on error.
+func renderer(t *testing.T) func(d *scenegraph.Deck, blobs scenegraph.Blobs, req render.Request) *render.Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	pool, err := render.NewPool(ctx, render.Options{Size: 1})
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pool.Close(); cancel() })
+	return func(d *scenegraph.Deck, blobs scenegraph.Blobs, req render.Request) *render.Result {
+		t.Helper()
+		r, err := pool.Render(ctx, d, blobs, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
 	}
 }
