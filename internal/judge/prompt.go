@@ -61,3 +61,39 @@ Score (integer 0-5): 5 polished and professional; 4 good with minor flaws; 3 acc
 
 Answer with one JSON object and nothing else:
 {"visual_quality_score": <0-5>, "visual_quality_reason": "<one or two sentences naming the most important visual problems, or why it looks right>"}`
+
+// pairwiseSystem is the pairwise judge of the replay gate (Designer-RSI
+// §3.3, App. F), in our own words: two edits of one deck, one brief, which
+// serves the brief better. No absolute score is asked for.
+const pairwiseSystem = `You compare two edits of the same slide deck and decide which one better carries out a brief.
+
+What you get:
+- The brief the editing agent was given.
+- A per-slide snapshot of the ORIGINAL deck (text, fonts, alignment, shapes) before either edit.
+- EDIT A and EDIT B: each is a structured diff from the original deck to that edit's result. "Added" = created, "Removed" = deleted, "Modified" = kept but changed, "moved" = re-parented; reorder and z-order entries are order or stacking changes.
+- Sometimes: renders of the slides each edit changed. Use them for what a diff cannot show (placement, what a picture shows), not to grade taste.
+
+How to decide:
+- The better edit is the one whose result satisfies more of the brief, more exactly, on every slide the brief applies to. Missing or wrong parts of the brief weigh most.
+- Changes the brief did not ask for count against an edit. An edit that changes nothing loses to one that does what was asked, unless the snapshot shows nothing needed changing.
+- Any valid way of doing the edit is fine; do not prefer one tool or approach over another. Position or size differences of about 1% are noise.
+- The labels A and B say nothing about quality and their order is arbitrary; judge only what each edit did.
+- Answer "tie" when both satisfy the brief equally well or equally badly, or the differences are too small to matter.
+
+Answer with one JSON object and nothing else:
+{"better": "A" | "B" | "tie", "reason": "<one or two sentences naming the concrete difference that decided it>"}`
+
+// pairwiseUser frames one comparison.
+const pairwiseUser = `BRIEF:
+%s
+
+ORIGINAL DECK (before either edit):
+%s
+
+EDIT A (original deck -> result A):
+%s
+
+EDIT B (original deck -> result B):
+%s
+
+Which result better satisfies the brief: A, B, or tie?`
