@@ -71,6 +71,9 @@ type Input struct {
 	// Feedback is what the loop says about the previous iteration: kept or
 	// undone, why, and the judge's critique (nil on iteration 1).
 	Feedback *policy.Feedback
+	// Skills is the skill catalog (retrieval.Catalog) when the edit runs
+	// with skills; the session then offers load_skill. Empty: no skills.
+	Skills string
 }
 
 // ToolError is a call that failed, as the model was told.
@@ -92,7 +95,7 @@ func Messages(in Input) []openai.ChatCompletionMessage {
 	}
 	return []openai.ChatCompletionMessage{
 		{Role: openai.ChatMessageRoleSystem, Content: Prefix(in.Mode)},
-		{Role: openai.ChatMessageRoleUser, Content: UserMessage(n, in.Mode, in.Context, in.Instruction, in.Feedback)},
+		{Role: openai.ChatMessageRoleUser, Content: UserMessage(n, in.Mode, in.Context, in.Skills, in.Instruction, in.Feedback)},
 	}
 }
 

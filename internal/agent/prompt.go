@@ -48,7 +48,8 @@ Answer with function calls, not prose. Work in steps: each answer is one step; i
    - A new slide is never left blank: populate it in the same batch (with "$name") or in the next step.
    - Reorder slides with reorder_slides and the complete list of slide ids, after all slides exist.
 11. When a call fails, its result says why; correct it and send the fixed call.
-12. Your function list holds the tools this task most likely needs. If you need another (tables, charts, pictures, diagrams, auto-layout, theme, ...), call load_tools with its name first: its description lists every tool not yet in your list.`
+12. Your function list holds the tools this task most likely needs. If you need another (tables, charts, pictures, diagrams, auto-layout, theme, ...), call load_tools with its name first: its description lists every tool not yet in your list.
+13. When the user message lists Skills, read the starred ones with load_skill before editing and follow their steps where they fit this deck; the instruction and the deck come first.`
 
 // sceneGraphPrimer describes ACE's scene graph (internal/scenegraph) to the
 // model; App. Q.1 "Figma Slides Basics" rewritten for our model.
@@ -91,14 +92,16 @@ func Prefix(mode string) string {
 }
 
 // UserMessage is the task-specific part: the deck's size, the routed
-// context, and the instruction. After an iteration (fb not nil) it says
+// context, the skill catalog when skills are on (retrieval.Catalog; it is
+// task-specific, so it stays out of the byte-stable prefix, Designer-RSI
+// App. C.3), and the instruction. After an iteration (fb not nil) it says
 // truthfully which deck the context shows: the agent's kept edit after a
 // continue; after a rollback, the original deck or an earlier iteration,
 // that the judged edit was undone and exactly why (the new violations, or
 // the score's fall), with the judge's critique labelled as a critique of
 // the undone attempt and the request restated (ACE §3.3 forwards the
 // critique verbatim; the labels are ours).
-func UserMessage(slideCount int, mode, context, instruction string, fb *policy.Feedback) string {
+func UserMessage(slideCount int, mode, context, catalog, instruction string, fb *policy.Feedback) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# Current deck\nThe deck has %d slide(s). ", slideCount)
 	if mode == ModeOff || strings.TrimSpace(context) == "" {
@@ -107,6 +110,11 @@ func UserMessage(slideCount int, mode, context, instruction string, fb *policy.F
 		b.WriteString("Routed context for this task (JSON):\n```json\n")
 		b.WriteString(strings.TrimRight(context, "\n"))
 		b.WriteString("\n```\n")
+	}
+	if catalog = strings.TrimSpace(catalog); catalog != "" {
+		b.WriteString("\n")
+		b.WriteString(catalog)
+		b.WriteString("\n")
 	}
 	instruction = strings.TrimSpace(instruction)
 	if fb == nil {

@@ -23,13 +23,16 @@ type Session struct {
 	// Offered are the tools offered up front (ScopedTools); the others
 	// come with load_tools (toolset.go). Empty offers every tool.
 	Offered []string `json:"offered,omitempty"`
+	// Skills says the first message carries a skill catalog: load_skill
+	// is offered (skill.go).
+	Skills bool `json:"skills,omitempty"`
 }
 
 // NewSession starts an iteration's conversation: the stable prefix, then
 // the routed context, the instruction and the feedback on the previous
 // iteration (Messages), with the tools its input scopes (ScopedTools).
 func NewSession(in Input) *Session {
-	return &Session{Messages: Messages(in), Offered: ScopedTools(in)}
+	return &Session{Messages: Messages(in), Offered: ScopedTools(in), Skills: strings.TrimSpace(in.Skills) != ""}
 }
 
 // Round is one model answer: the calls it asks for, in order (deck tools
@@ -106,7 +109,7 @@ func (a *Agent) Turn(ctx context.Context, ses *Session, results []Result, note s
 		maxTokens = DefaultMaxTokens
 	}
 	resp, err := a.LLM.Chat(ctx, llm.Request{Role: llm.RoleAgent, Purpose: "act", Messages: ses.Messages,
-		Tools: append(offeredTools(a.Tools.Functions(), ses), stepTools...), Temperature: 0, MaxTokens: maxTokens})
+		Tools: append(offeredTools(a.Tools.Functions(), ses), sessionTools(ses)...), Temperature: 0, MaxTokens: maxTokens})
 	if err != nil {
 		return Round{}, resp.Call, err
 	}
@@ -140,6 +143,8 @@ type RoundResult struct {
 	Results []Result
 	Errors  []ToolError
 	Changed bool
+	// Loaded are the skills load_skill read in this round, in order.
+	Loaded []string
 }
 
 // ApplyRound applies the round's deck calls in order on the deck that
@@ -150,11 +155,31 @@ type RoundResult struct {
 // bindings) behaves exactly as when the Apply step replays the whole
 // list.
 // load_tools is answered here (its result names the tools added); it
-// changes nothing and is not one of the applied calls.
+// changes nothing and is not one of the applied calls. load_skill is
+// answered as "no skills" (ApplyRoundSkills answers it from a book).
 func ApplyRound(box Toolbox, base *scenegraph.Deck, prior []Call, cur *scenegraph.Deck, round Round) RoundResult {
+	return ApplyRoundSkills(box, base, prior, cur, round, nil)
+}
+
+// ApplyRoundSkills is ApplyRound with load_skill answered from book, the
+// skill set frozen when the edit was routed (nil: the edit runs without
+// skills). Loaded lists the skills it read.
+func ApplyRoundSkills(box Toolbox, base *scenegraph.Deck, prior []Call, cur *scenegraph.Deck, round Round, book SkillBook) RoundResult {
 	out := RoundResult{Deck: cur, Calls: slices.Clone(prior)}
 	for _, rc := range round.Calls {
 		if IsStepTool(rc.Tool) {
+			continue
+		}
+		if rc.Tool == ToolLoadSkill {
+			name, content, err := loadSkillResult(book, rc.Args)
+			if err != nil {
+				out.Errors = append(out.Errors, ToolError{Turn: round.Turn, Tool: rc.Tool, Kind: "tool_error", Message: err.Error(), Args: truncate(rc.Args, 300)})
+				b, _ := json.Marshal(map[string]string{"error": err.Error()})
+				content = string(b)
+			} else if !slices.Contains(out.Loaded, name) {
+				out.Loaded = append(out.Loaded, name)
+			}
+			out.Results = append(out.Results, Result{ID: rc.ID, Content: content})
 			continue
 		}
 		if rc.Tool == ToolLoadTools {

@@ -73,3 +73,13 @@ func (s Set) Names() []string {
 	}
 	return out
 }
+
+// SkillText is the named skill's SKILL.md (agent.SkillBook: load_skill's
+// answer).
+func (s Set) SkillText(name string) (string, bool) {
+	k, ok := s.Get(name)
+	if !ok {
+		return "", false
+	}
+	return string(k.Format()), true
+}
