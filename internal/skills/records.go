@@ -49,8 +49,8 @@ type Change struct {
 	// AtUnixMS is when it was committed (ms since 1970).
 	AtUnixMS int64 `json:"atUnixMs"`
 	// Before and After are versions: After == Version; Before is the
-	// version it replaced (0 for a new skill) or, for a revert, the
-	// version whose text it restored.
+	// version it replaced (0 for a new skill). A revert's Reason names
+	// the version whose text it restored.
 	Before int `json:"before"`
 	After  int `json:"after"`
 }
