@@ -63,6 +63,17 @@ func newWorld(t *testing.T, steps []llmtest.Step) *world {
 	return &world{bank: bank, st: st, origin: origin, srv: srv, client: c, rep: &editsReplayer{st: st}}
 }
 
+// scripted is a client of a scripted server alone (no bank, no deck).
+func scripted(t *testing.T, steps []llmtest.Step) *world {
+	t.Helper()
+	srv := llmtest.NewServer(t, &llmtest.Script{Name: t.Name(), Steps: steps})
+	c, err := llm.New(srv.Config("agent-m", "judge-m"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &world{srv: srv, client: c}
+}
+
 func (w *world) runner(since int64) *evolve.Runner {
 	return &evolve.Runner{Bank: w.bank, LLM: w.client, Store: w.st, Replayer: w.rep,
 		Tools: tools.Registry().Names(), Since: since, Log: func(string, ...any) {}}
