@@ -10,6 +10,7 @@ import (
 	"github.com/acecanvas/ace/internal/diff"
 	"github.com/acecanvas/ace/internal/judge"
 	"github.com/acecanvas/ace/internal/llm"
+	"github.com/acecanvas/ace/internal/retrieval"
 	"github.com/acecanvas/ace/internal/skills"
 	"github.com/acecanvas/ace/internal/store"
 )
@@ -49,6 +50,8 @@ type Report struct {
 	Decisions []skills.RoundDecision `json:"decisions,omitempty"`
 	// GaveUp lists proposals or records the round skipped, with why.
 	GaveUp []string `json:"gaveUp,omitempty"`
+	// Calls are the round's model calls, every role.
+	Calls []llm.Call `json:"calls,omitempty"`
 }
 
 // DiffEvidence is a record's evidence from the store: the JsonDiff of its
@@ -85,143 +88,236 @@ func (r *Runner) gaveUp(rep *Report, format string, args ...any) {
 	r.Log.printf("evolve: %s", msg)
 }
 
-// Run runs round id: grade the ungraded records, widen (subtasks of the
-// newly graded ones into the coverage pool), bin, plan, then unless
-// dryRun deepen and mint each planned proposal through the replay gate
-// and apply the decisions, and deprecate. Re-running a round with the
-// same id after a crash redoes only what its log does not hold.
+// Run runs round id in process: RunRound over the Runner's own steps
+// (Runner.Steps). The round's model calls are added to r.Calls.
 func (r *Runner) Run(ctx context.Context, id string, dryRun bool) (Report, error) {
-	var rep Report
-	records, err := r.Bank.Records(ctx)
-	if err != nil {
-		return rep, err
-	}
-	evidence := r.Evidence
-	if evidence == nil {
-		evidence = DiffEvidence(r.Store)
-	}
-	for i, rec := range records {
-		if rec.Grade != nil {
-			continue
-		}
-		ev, err := evidence(ctx, rec)
-		if err != nil {
-			return rep, err
-		}
-		g, cs, err := Grade(ctx, r.LLM, rec, ev)
-		r.Calls = append(r.Calls, cs...)
-		if errors.Is(err, ErrNoGrade) {
-			r.gaveUp(&rep, "%v", err)
-			continue
-		}
-		if err != nil {
-			return rep, err
-		}
-		rec.Grade = &g
-		if err := r.Bank.PutRecord(ctx, rec); err != nil {
-			return rep, err
-		}
-		records[i] = rec
-		rep.Graded++
-	}
-	bank, err := r.Bank.List(ctx)
-	if err != nil {
-		return rep, err
-	}
-	if rep.Pooled, err = r.widen(ctx, &rep, records, bank); err != nil {
-		return rep, err
-	}
-	stats, err := r.bin(ctx, records, bank)
-	if err != nil {
-		return rep, err
-	}
-	if rep.Plan, err = MakePlan(ctx, r.Bank, id, stats); err != nil {
-		return rep, err
-	}
-	rl, err := roundLog(ctx, r.Bank, id)
-	if err != nil {
-		return rep, err
-	}
-	if rl.StartedUnixMS == 0 {
-		rl.StartedUnixMS = r.now().UnixMilli()
-	}
-	rl.Graded, rl.Selected = rep.Graded, rep.Plan.Rewrite
-	if dryRun {
-		return rep, nil
-	}
-	if err := r.Bank.PutRound(ctx, rl); err != nil {
-		return rep, err
-	}
-	offered := stableOf(bank)
-	j := &judge.Judge{LLM: r.LLM}
-	for _, name := range rep.Plan.Rewrite {
-		cur, err := r.Bank.Get(ctx, name)
-		if err != nil {
-			return rep, err
-		}
-		p, cs, err := Deepen(ctx, r.LLM, cur, stats[name], records, bank, r.Tools)
-		r.Calls = append(r.Calls, cs...)
-		if err != nil {
-			if errors.Is(err, ErrInvalidProposal) {
-				r.gaveUp(&rep, "%v", err)
-				continue
-			}
-			return rep, err
-		}
-		if err := r.gate(ctx, &rep, j, id, p, RewriteReplaySet(records, name), offered); err != nil {
-			return rep, err
-		}
-	}
-	for _, e := range rep.Plan.Mint {
-		p, cs, err := Mint(ctx, r.LLM, e, records, bank, r.Tools)
-		r.Calls = append(r.Calls, cs...)
-		if err != nil {
-			if errors.Is(err, ErrInvalidProposal) {
-				r.gaveUp(&rep, "%v", err)
-				continue
-			}
-			return rep, err
-		}
-		if err := r.gate(ctx, &rep, j, id, p, MintReplaySet(records, e), offered); err != nil {
-			return rep, err
-		}
-	}
-	for _, name := range rep.Plan.Deprecate {
-		d, err := Deprecate(ctx, r.Bank, id, name, r.now().UnixMilli())
-		if err != nil {
-			return rep, err
-		}
-		rep.Decisions = append(rep.Decisions, d)
-	}
-	if rl, err = roundLog(ctx, r.Bank, id); err != nil {
-		return rep, err
-	}
-	rl.FinishedUnixMS = r.now().UnixMilli()
-	return rep, r.Bank.PutRound(ctx, rl)
+	rep, err := RunRound(r.Steps(ctx), RoundInput{Round: id, Since: r.Since, DryRun: dryRun})
+	r.Calls = append(r.Calls, rep.Calls...)
+	return rep, err
 }
 
-// gate replays, judges, decides and applies one proposal. A proposal
-// with no record to replay is given up (nothing to measure).
-func (r *Runner) gate(ctx context.Context, rep *Report, j *judge.Judge, id string, p Proposal, replay []skills.TurnRecord, offered []skills.Skill) error {
-	if len(replay) == 0 {
-		r.gaveUp(rep, "%s %s: no graded record to replay", p.Kind, p.Skill.Name)
-		return nil
-	}
-	recs, cs, err := RunGate(ctx, r.Replayer, j, r.Store, p, replay, offered)
-	r.Calls = append(r.Calls, cs...)
+// Steps are r's steps bound to ctx: the in-process Steps, and what each
+// activity of the evolve workflow calls.
+func (r *Runner) Steps(ctx context.Context) Steps { return runnerSteps{r: r, ctx: ctx} }
+
+// runnerSteps implements Steps with direct calls.
+type runnerSteps struct {
+	r   *Runner
+	ctx context.Context
+}
+
+func (s runnerSteps) Now() time.Time { return s.r.now() }
+
+func (s runnerSteps) Ungraded() ([]string, error) {
+	records, err := s.r.Bank.Records(s.ctx)
 	if err != nil {
-		return fmt.Errorf("%s %s: %w", p.Kind, p.Skill.Name, err)
+		return nil, err
 	}
-	d, err := Apply(ctx, r.Bank, id, Outcome{Proposal: p, Records: recs, Decision: Decide(recs), AtUnixMS: r.now().UnixMilli()})
+	var ids []string
+	for _, rec := range records {
+		if rec.Grade == nil {
+			ids = append(ids, rec.ID)
+		}
+	}
+	return ids, nil
+}
+
+func (s runnerSteps) record(id string) (skills.TurnRecord, []skills.TurnRecord, error) {
+	records, err := s.r.Bank.Records(s.ctx)
+	if err != nil {
+		return skills.TurnRecord{}, nil, err
+	}
+	for _, rec := range records {
+		if rec.ID == id {
+			return rec, records, nil
+		}
+	}
+	return skills.TurnRecord{}, records, fmt.Errorf("record %s: %w", id, errNoRecord)
+}
+
+func (s runnerSteps) GradeRecord(id string) (StepResult, error) {
+	var out StepResult
+	rec, _, err := s.record(id)
+	if err != nil || rec.Grade != nil {
+		return out, err
+	}
+	evidence := s.r.Evidence
+	if evidence == nil {
+		evidence = DiffEvidence(s.r.Store)
+	}
+	ev, err := evidence(s.ctx, rec)
+	if err != nil {
+		return out, err
+	}
+	g, cs, err := Grade(s.ctx, s.r.LLM, rec, ev)
+	out.Calls = cs
+	if errors.Is(err, ErrNoGrade) {
+		out.GaveUp = err.Error()
+		s.r.Log.printf("evolve: %s", out.GaveUp)
+		return out, nil
+	}
+	if err != nil {
+		return out, err
+	}
+	rec.Grade = &g
+	return out, s.r.Bank.PutRecord(s.ctx, rec)
+}
+
+func (s runnerSteps) Widen(since int64) (WidenResult, error) {
+	var out WidenResult
+	records, err := s.r.Bank.Records(s.ctx)
+	if err != nil {
+		return out, err
+	}
+	bank, err := s.r.Bank.List(s.ctx)
+	if err != nil {
+		return out, err
+	}
+	var rep Report
+	out.Pooled, err = s.r.widen(s.ctx, &rep, records, bank, since)
+	out.GaveUp, out.Calls = rep.GaveUp, rep.Calls
+	return out, err
+}
+
+func (s runnerSteps) Plan(in PlanInput) (Plan, error) {
+	records, err := s.r.Bank.Records(s.ctx)
+	if err != nil {
+		return Plan{}, err
+	}
+	bank, err := s.r.Bank.List(s.ctx)
+	if err != nil {
+		return Plan{}, err
+	}
+	stats, err := s.r.bin(s.ctx, records, bank, in.Since)
+	if err != nil {
+		return Plan{}, err
+	}
+	p, err := MakePlan(s.ctx, s.r.Bank, in.Round, stats)
+	if err != nil || in.DryRun {
+		return p, err
+	}
+	rl, err := roundLog(s.ctx, s.r.Bank, in.Round)
+	if err != nil {
+		return p, err
+	}
+	if rl.StartedUnixMS == 0 {
+		rl.StartedUnixMS, rl.Graded, rl.Selected = in.AtUnixMS, in.Graded, p.Rewrite
+	}
+	return p, s.r.Bank.PutRound(s.ctx, rl)
+}
+
+func (s runnerSteps) Propose(in ProposeInput) (ProposeResult, error) {
+	var out ProposeResult
+	records, err := s.r.Bank.Records(s.ctx)
+	if err != nil {
+		return out, err
+	}
+	bank, err := s.r.Bank.List(s.ctx)
+	if err != nil {
+		return out, err
+	}
+	var p Proposal
+	var cs []llm.Call
+	var replay []skills.TurnRecord
+	if in.Entry != nil {
+		p, cs, err = Mint(s.ctx, s.r.LLM, *in.Entry, records, bank, s.r.Tools)
+		replay = MintReplaySet(records, *in.Entry)
+	} else {
+		var cur skills.Skill
+		var st skills.Stats
+		if cur, err = s.r.Bank.Get(s.ctx, in.Skill); err != nil {
+			return out, err
+		}
+		if st, err = s.r.Bank.Stats(s.ctx, in.Skill); err != nil {
+			return out, err
+		}
+		p, cs, err = Deepen(s.ctx, s.r.LLM, cur, st, records, bank, s.r.Tools)
+		replay = RewriteReplaySet(records, in.Skill)
+	}
+	out.Calls = cs
+	if errors.Is(err, ErrInvalidProposal) {
+		out.GaveUp = err.Error()
+		s.r.Log.printf("evolve: %s", out.GaveUp)
+		return out, nil
+	}
+	if err != nil {
+		return out, err
+	}
+	pa, ba := Arms(p, stableOf(bank))
+	if out.ProposalSet, err = s.freeze(pa); err != nil {
+		return out, err
+	}
+	if out.BaselineSet, err = s.freeze(ba); err != nil {
+		return out, err
+	}
+	out.Proposal = &p
+	for _, rec := range replay {
+		out.Replay = append(out.Replay, rec.ID)
+	}
+	return out, nil
+}
+
+// freeze stores an arm's skill set (retrieval.EncodeSet); "" for an arm
+// without skills.
+func (s runnerSteps) freeze(a Arm) (string, error) {
+	if len(a.Skills) == 0 {
+		return "", nil
+	}
+	return s.r.Store.Put(s.ctx, retrieval.EncodeSet(a.Skills))
+}
+
+func (s runnerSteps) Replay(in ReplayInput) (string, error) {
+	rec, _, err := s.record(in.RecordID)
+	if err != nil {
+		return "", err
+	}
+	arm := Arm{Name: in.Arm}
+	if in.SetRef != "" {
+		data, err := s.r.Store.Get(s.ctx, in.SetRef)
+		if err != nil {
+			return "", fmt.Errorf("replay arm %s: skill set: %w", in.Arm, err)
+		}
+		set, err := retrieval.DecodeSet(data)
+		if err != nil {
+			return "", fmt.Errorf("replay arm %s: %w", in.Arm, err)
+		}
+		arm.Skills = set.Skills
+	}
+	return s.r.Replayer.Replay(s.ctx, rec, arm)
+}
+
+func (s runnerSteps) JudgePair(in JudgePairInput) (JudgePairResult, error) {
+	rec, _, err := s.record(in.RecordID)
+	if err != nil {
+		return JudgePairResult{}, err
+	}
+	g, cs, err := JudgePair(s.ctx, &judge.Judge{LLM: s.r.LLM}, s.r.Store, rec, in.ProposalRef, in.BaselineRef)
+	return JudgePairResult{Record: g, Calls: cs}, err
+}
+
+func (s runnerSteps) Apply(round string, o Outcome) (skills.RoundDecision, error) {
+	return Apply(s.ctx, s.r.Bank, round, o)
+}
+
+func (s runnerSteps) Deprecate(round, name string, atUnixMS int64) (skills.RoundDecision, error) {
+	return Deprecate(s.ctx, s.r.Bank, round, name, atUnixMS)
+}
+
+func (s runnerSteps) Finish(round string, atUnixMS int64) error {
+	rl, err := roundLog(s.ctx, s.r.Bank, round)
 	if err != nil {
 		return err
 	}
-	rep.Decisions = append(rep.Decisions, d)
-	return nil
+	if rl.FinishedUnixMS != 0 {
+		return nil
+	}
+	rl.FinishedUnixMS = atUnixMS
+	return s.r.Bank.PutRound(s.ctx, rl)
 }
 
-// widen pools the uncovered subtasks of the records graded after Since.
-func (r *Runner) widen(ctx context.Context, rep *Report, records []skills.TurnRecord, bank []skills.Skill) (int, error) {
+// widen pools the uncovered subtasks of the records graded after since
+// (ms since 1970); rep collects what it gave up and its model calls.
+func (r *Runner) widen(ctx context.Context, rep *Report, records []skills.TurnRecord, bank []skills.Skill, since int64) (int, error) {
 	pool, err := r.Bank.Coverage(ctx)
 	if err != nil {
 		return 0, err
@@ -233,11 +329,11 @@ func (r *Runner) widen(ctx context.Context, rep *Report, records []skills.TurnRe
 	sort.Strings(known)
 	n := 0
 	for _, rec := range records {
-		if rec.Grade == nil || rec.Grade.GradedUnixMS <= r.Since {
+		if rec.Grade == nil || rec.Grade.GradedUnixMS <= since {
 			continue
 		}
 		subs, cs, err := Subtasks(ctx, r.LLM, rec, known)
-		r.Calls = append(r.Calls, cs...)
+		rep.Calls = append(rep.Calls, cs...)
 		if errors.Is(err, ErrNoSubtasks) {
 			r.gaveUp(rep, "%v", err)
 			continue
@@ -259,7 +355,7 @@ func (r *Runner) widen(ctx context.Context, rep *Report, records []skills.TurnRe
 }
 
 // bin recomputes and stores every skill's stats (Bin).
-func (r *Runner) bin(ctx context.Context, records []skills.TurnRecord, bank []skills.Skill) (map[string]skills.Stats, error) {
+func (r *Runner) bin(ctx context.Context, records []skills.TurnRecord, bank []skills.Skill, since int64) (map[string]skills.Stats, error) {
 	versions := map[string]int{}
 	prev := map[string]skills.Stats{}
 	for _, s := range bank {
@@ -270,7 +366,7 @@ func (r *Runner) bin(ctx context.Context, records []skills.TurnRecord, bank []sk
 		}
 		prev[s.Name] = st
 	}
-	stats := Bin(records, versions, prev, r.Since)
+	stats := Bin(records, versions, prev, since)
 	for _, s := range bank {
 		if err := r.Bank.PutStats(ctx, stats[s.Name]); err != nil {
 			return nil, err
