@@ -3,6 +3,7 @@ package evolve_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -404,5 +405,62 @@ func TestGateRejectsAllTies(t *testing.T) {
 	got, _ := w.bank.Get(ctx, "table-cell-edits")
 	if got.Version != 1 || string(got.Format()) != string(cur.Format()) {
 		t.Fatal("an all-ties rewrite changed the bank")
+	}
+}
+
+// TestDryRunPlansWithoutProposing: a dry run selects the failing skill
+// and stops there: no reflector call, no round log, the bank unchanged.
+func TestDryRunPlansWithoutProposing(t *testing.T) {
+	w, _, _ := rewriteWorld(t)
+	ctx := context.Background()
+	rep, err := w.runner(2000).Run(ctx, "round-d", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rep.Plan.Rewrite, []string{"table-cell-edits"}) || len(rep.Decisions) != 0 {
+		t.Fatalf("dry run report %+v", rep)
+	}
+	if n := len(w.srv.Requests()); n != 0 {
+		t.Errorf("a dry run made %d model calls", n)
+	}
+	if _, err := w.bank.Round(ctx, "round-d"); !errors.Is(err, skills.ErrNotFound) {
+		t.Errorf("a dry run wrote a round log (%v)", err)
+	}
+	if st, _ := w.bank.Stats(ctx, "table-cell-edits"); st.Fails != 2 || st.Successes != 2 {
+		t.Errorf("binned stats %+v", st)
+	}
+}
+
+// TestARoundResumedAfterACommitDoesNotCommitAgain: a worker that died
+// after committing a rewrite but before logging the decision leaves the
+// version in the bank's history with the round id; the round run again
+// does not propose that skill again (no model call, no v3).
+func TestARoundResumedAfterACommitDoesNotCommitAgain(t *testing.T) {
+	w, _, next := rewriteWorld(t)
+	ctx := context.Background()
+	if err := w.bank.Commit(ctx, next, skills.Change{Kind: skills.ChangeRewrite, Round: "round-c", Reason: "accepted before the crash"}); err != nil {
+		t.Fatal(err)
+	}
+	// The records starred v1; make them v2's so the skill is selected again.
+	records, _ := w.bank.Records(ctx)
+	for _, r := range records {
+		r.Retrieved[0].Version = 2
+		if err := w.bank.PutRecord(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := w.runner(2000).Run(ctx, "round-c", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Plan.Rewrite) != 0 || len(w.srv.Requests()) != 0 {
+		t.Fatalf("the resumed round proposed again: plan %+v, %d model calls", rep.Plan, len(w.srv.Requests()))
+	}
+	if vs, _ := w.bank.Versions(ctx, "table-cell-edits"); !slices.Equal(vs, []int{1, 2}) {
+		t.Errorf("versions %v, want [1 2]", vs)
+	}
+	// A later round may rewrite it again.
+	if rep, err := w.runner(2000).Run(ctx, "round-next", true); err != nil || !slices.Equal(rep.Plan.Rewrite, []string{"table-cell-edits"}) {
+		t.Errorf("a later round's plan %+v, %v", rep.Plan, err)
 	}
 }

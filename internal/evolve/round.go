@@ -58,9 +58,16 @@ func MakePlan(ctx context.Context, b Bank, id string, stats map[string]skills.St
 		stable[s.Name] = s.Status == skills.StatusStable
 	}
 	for _, name := range Select(stats) {
-		if _, done := rl.Decided(name); stable[name] && !done && !Deprecated(stats[name]) {
-			p.Rewrite = append(p.Rewrite, name)
+		if _, done := rl.Decided(name); !stable[name] || done || Deprecated(stats[name]) {
+			continue
 		}
+		if v, err := committedIn(ctx, b, id, name); err != nil || v > 0 {
+			if err != nil {
+				return p, err
+			}
+			continue // committed before a crash kept the decision from the log
+		}
+		p.Rewrite = append(p.Rewrite, name)
 	}
 	pool, err := b.Coverage(ctx)
 	if err != nil {
@@ -152,11 +159,12 @@ func Apply(ctx context.Context, b Bank, id string, o Outcome) (skills.RoundDecis
 		if o.Proposal.Kind == skills.ChangeMint {
 			s.Status, s.Version = skills.StatusStable, 1
 		}
-		if err := commitOnce(ctx, b, id, s, skills.Change{Name: name, Version: s.Version, Kind: o.Proposal.Kind,
-			Reason: o.Decision.Reason, Round: id, AtUnixMS: o.AtUnixMS, Before: s.Version - 1, After: s.Version}); err != nil {
+		v, err := commitOnce(ctx, b, id, s, skills.Change{Name: name, Version: s.Version, Kind: o.Proposal.Kind,
+			Reason: o.Decision.Reason, Round: id, AtUnixMS: o.AtUnixMS, Before: s.Version - 1, After: s.Version})
+		if err != nil {
 			return dec, err
 		}
-		dec.Version = s.Version
+		dec.Version = v
 		st = skills.Stats{Name: name, QualityEMA: skills.NeutralEMA, Retrieved: st.Retrieved}
 	} else if o.Proposal.Kind != skills.ChangeMint {
 		all, err := b.GateLogs(ctx, "")
@@ -179,20 +187,31 @@ func Apply(ctx context.Context, b Bank, id string, o Outcome) (skills.RoundDecis
 	return dec, addDecision(ctx, b, id, dec)
 }
 
-// commitOnce commits s unless skill s.Name's history already holds a
-// change made by round id.
-func commitOnce(ctx context.Context, b Bank, id string, s skills.Skill, ch skills.Change) error {
-	hist, err := b.History(ctx, s.Name)
+// committedIn returns the version of skill name that round id
+// committed, 0 when it committed none (or the skill does not exist).
+func committedIn(ctx context.Context, b Bank, id, name string) (int, error) {
+	hist, err := b.History(ctx, name)
 	if err != nil && !errors.Is(err, skills.ErrNotFound) {
-		return err
+		return 0, err
 	}
-	if slices.ContainsFunc(hist, func(c skills.Change) bool { return c.Round == id }) {
-		return nil
+	for _, c := range hist {
+		if c.Round == id {
+			return c.Version, nil
+		}
+	}
+	return 0, nil
+}
+
+// commitOnce commits s unless round id already committed a version of
+// s.Name; it returns the version the round committed.
+func commitOnce(ctx context.Context, b Bank, id string, s skills.Skill, ch skills.Change) (int, error) {
+	if v, err := committedIn(ctx, b, id, s.Name); err != nil || v > 0 {
+		return v, err
 	}
 	if err := b.Commit(ctx, s, ch); err != nil {
-		return fmt.Errorf("commit %s v%d: %w", s.Name, s.Version, err)
+		return 0, fmt.Errorf("commit %s v%d: %w", s.Name, s.Version, err)
 	}
-	return nil
+	return s.Version, nil
 }
 
 // addDecision appends dec to round id's log (re-read, so decisions of
@@ -256,14 +275,13 @@ func Deprecate(ctx context.Context, b Bank, id, name string, atUnixMS int64) (sk
 		return dec, err
 	}
 	next := cur
-	if hist, _ := b.History(ctx, name); !slices.ContainsFunc(hist, func(c skills.Change) bool { return c.Round == id }) {
-		next.Version, next.Status = cur.Version+1, skills.StatusDeprecated
-	}
-	if err := commitOnce(ctx, b, id, next, skills.Change{Name: name, Version: next.Version, Kind: skills.ChangeDeprecate,
-		Reason: dec.Reason, Round: id, AtUnixMS: atUnixMS, Before: cur.Version, After: next.Version}); err != nil {
+	next.Version, next.Status = cur.Version+1, skills.StatusDeprecated
+	v, err := commitOnce(ctx, b, id, next, skills.Change{Name: name, Version: next.Version, Kind: skills.ChangeDeprecate,
+		Reason: dec.Reason, Round: id, AtUnixMS: atUnixMS, Before: cur.Version, After: next.Version})
+	if err != nil {
 		return dec, err
 	}
-	dec.Version = next.Version
+	dec.Version = v
 	return dec, addDecision(ctx, b, id, dec)
 }
 
