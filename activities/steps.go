@@ -131,6 +131,13 @@ func (a *Activities) Export(ctx context.Context, in editloop.ExportInput) (editl
 	return out, classifyWith(err, out)
 }
 
+// RecordTurn runs runner.Steps.RecordTurn (the turn record into the
+// skill bank).
+func (a *Activities) RecordTurn(ctx context.Context, in editloop.RecordTurnInput) (editloop.RecordTurnOutput, error) {
+	out, err := a.Steps.RecordTurn(ctx, in)
+	return out, classifyWith(err, out)
+}
+
 // isBadInput reports errors a retry cannot change: a recipe that does not
 // compile, a tool that is not deterministic, an unknown export format, a
 // deck the validator refuses (a character a slide file cannot hold, a
@@ -141,6 +148,6 @@ func isBadInput(err error) bool {
 	var re *recipe.Error
 	var ve *scenegraph.ValidationError
 	var bc *scenegraph.BadCharError
-	return errors.As(err, &re) || errors.Is(err, runner.ErrNotDeterministic) || errors.Is(err, runner.ErrBadFormat) ||
+	return errors.As(err, &re) || errors.Is(err, runner.ErrNotDeterministic) || errors.Is(err, runner.ErrBadFormat) || errors.Is(err, runner.ErrNoSkillBank) ||
 		errors.As(err, &ve) || errors.As(err, &bc) || errors.Is(err, pptx.ErrGeneratedXML)
 }

@@ -63,7 +63,8 @@ func register(w worker.Worker, q string, a *activities.Activities) {
 var queueActivities = map[string][]string{
 	"edit": {workflows.ActivityAct, workflows.ActivityApplyRound, workflows.ActivityApply, workflows.ActivityDiff,
 		workflows.ActivityCheck, workflows.ActivityProgress, workflows.ActivityPublish},
-	"llm":    {workflows.ActivityRoute, workflows.ActivityAgentTurn, workflows.ActivityJudge, workflows.ActivityCritique, workflows.ActivityWaive},
+	"llm": {workflows.ActivityRoute, workflows.ActivityAgentTurn, workflows.ActivityJudge, workflows.ActivityCritique, workflows.ActivityWaive,
+		workflows.ActivityRecordTurn},
 	"render": {workflows.ActivityRender, workflows.ActivityObserve},
 	"diff":   {workflows.ActivityExport},
 }

@@ -185,6 +185,10 @@ func (e *edit) Export(in editloop.ExportInput) (out editloop.ExportOutput, err e
 	return out, e.activity(PhaseExport, optExport, ActivityExport, in, &out)
 }
 
+func (e *edit) RecordTurn(in editloop.RecordTurnInput) (out editloop.RecordTurnOutput, err error) {
+	return out, e.activity(PhaseRecord, optRecord, ActivityRecordTurn, in, &out)
+}
+
 // Now is workflow time: deterministic on replay.
 func (e *edit) Now() time.Time { return workflow.Now(e.ctx) }
 

@@ -55,6 +55,9 @@ var (
 	optJudge  = llmStepOptions(5 * time.Minute)
 	optRender = stepOptions(QueueRender, 10*time.Minute, 20*time.Second, 10)
 	optExport = stepOptions(QueueDiff, 3*time.Minute, 0, 5)
+	// optRecord writes a turn record to the skill bank (a small write on
+	// the llm queue, whose workers hold the bank).
+	optRecord = stepOptions(QueueLLM, time.Minute, 0, 5)
 	// optPublish publishes the result from the workflow's worker (a local
 	// activity): retried for up to an hour, so a NATS restart delays
 	// the result rather than losing it.

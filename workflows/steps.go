@@ -43,6 +43,10 @@ const (
 	ActivityPublish  = "Publish"
 	// ActivityProgress publishes one iteration's Progress event.
 	ActivityProgress = "Progress"
+	// ActivityRecordTurn writes an edit's turn record to the skill bank
+	// (an edit with skills on; the llm queue's workers hold the bank, as
+	// Route needs it too).
+	ActivityRecordTurn = "RecordTurn"
 )
 
 // Application error types. An activity returns them as non-retryable
@@ -91,6 +95,7 @@ const (
 	PhaseWaive    Phase = "waive"
 	PhaseCheck    Phase = "check"
 	PhaseExport   Phase = "export"
+	PhaseRecord   Phase = "record"
 	PhasePublish  Phase = "publish"
 	PhaseDone     Phase = "done"
 )

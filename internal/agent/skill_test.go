@@ -51,7 +51,7 @@ func TestLoadSkillAnswersFromTheFrozenSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	catalog := retrieval.Catalog(set.Skills, []skills.Scored{{Name: s.Name, Version: 2, Score: 1, Starred: true}}, 0)
+	catalog := retrieval.Catalog(set.Skills, []string{s.Name}, 0)
 	a, srv := newAgent(t, `
 steps:
   - tool_calls: [{name: load_skill, arguments: {name: table-cell-edits}}, {name: load_skill, arguments: {name: chart-edits}}]

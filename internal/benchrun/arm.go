@@ -25,6 +25,10 @@ type Arm struct {
 	// Observations are the step observations (default on).
 	Observations bool
 	VQ           bool
+	// Skills runs the arm's edits with the skill bank
+	// (editloop.Request.Skills: retrieval, the catalog and load_skill,
+	// a turn record per edit); the bank is Harness.Skills.
+	Skills bool
 	// Notes say what of the arm's settings the loop does not do yet.
 	Notes []string
 }
@@ -36,9 +40,7 @@ var DefaultArm = bench.Arm{Name: "default"}
 // Resolve maps a suite arm onto the loop: context_mode micro, macro,
 // systemic, full and off fix route.Mode (no router call), auto or empty
 // lets CARE route; observations default on, VQ off; tau and iterations
-// default to policy.Default. skills is accepted and noted as not
-// implemented: the skill bank is a later issue, so the arm runs without
-// skills whatever it says.
+// default to policy.Default; skills defaults off.
 func Resolve(a bench.Arm) (Arm, error) {
 	out := Arm{Name: a.Name, AgentModel: a.AgentModel, JudgeModel: a.JudgeModel, RouterModel: a.RouterModel,
 		Policy: policy.Config{Tau: a.Tau, MaxIterations: a.Iterations}.WithDefaults(), Observations: true}
@@ -57,8 +59,8 @@ func Resolve(a bench.Arm) (Arm, error) {
 		}
 		out.ContextMode = mode
 	}
-	if a.Skills != nil && *a.Skills {
-		out.Notes = append(out.Notes, "skills: on is not implemented yet (the skill bank is a later issue); this arm runs without skills")
+	if a.Skills != nil {
+		out.Skills = *a.Skills
 	}
 	return out, nil
 }
@@ -82,7 +84,7 @@ func (a Arm) LLMConfig(base llm.Config) llm.Config {
 // snapshot deckRef.
 func (a Arm) Request(deckRef string) editloop.Request {
 	return editloop.Request{DeckRef: deckRef, Policy: a.Policy, VQ: a.VQ,
-		ContextMode: a.ContextMode, NoObservations: !a.Observations}
+		ContextMode: a.ContextMode, NoObservations: !a.Observations, Skills: a.Skills}
 }
 
 // Describe is the arm in one line for tables and the report.
@@ -105,8 +107,8 @@ func (a Arm) Describe(base llm.Config) string {
 		}
 		return "off"
 	}
-	return fmt.Sprintf("agent %s, judge %s, router %s, tau %.1f, T %d, context %s, observations %s, VQ %s",
-		orNone(c.AgentModel), orNone(judge), orNone(router), a.Policy.Tau, a.Policy.MaxIterations, mode, onOff(a.Observations), onOff(a.VQ))
+	return fmt.Sprintf("agent %s, judge %s, router %s, tau %.1f, T %d, context %s, observations %s, VQ %s, skills %s",
+		orNone(c.AgentModel), orNone(judge), orNone(router), a.Policy.Tau, a.Policy.MaxIterations, mode, onOff(a.Observations), onOff(a.VQ), onOff(a.Skills))
 }
 
 func orNone(s string) string {

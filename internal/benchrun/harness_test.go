@@ -125,12 +125,9 @@ func TestBenchSubsetUnderTwoArmsRecordsChecksAndPairedStatistics(t *testing.T) {
 		t.Fatal(err)
 	}
 	idle, err := benchrun.Resolve(bench.Arm{Name: "idle", AgentModel: "agent-idle", JudgeModel: "judge-idle",
-		ContextMode: "full", Iterations: 1, Observations: &off, Skills: &on})
+		ContextMode: "full", Iterations: 1, Observations: &off})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if len(idle.Notes) != 1 || !strings.Contains(idle.Notes[0], "not implemented") {
-		t.Fatalf("skills: on must be noted as not implemented: %v", idle.Notes)
 	}
 
 	out := filepath.Join(t.TempDir(), benchrun.ResultsFile)
@@ -273,7 +270,7 @@ func TestBenchSubsetUnderTwoArmsRecordsChecksAndPairedStatistics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range append([]string{"data:image/png;base64,", "idle vs solve", "not implemented"}, ciTasks...) {
+	for _, want := range append([]string{"data:image/png;base64,", "idle vs solve"}, ciTasks...) {
 		if !strings.Contains(string(page), want) {
 			t.Fatalf("the report lacks %q", want)
 		}

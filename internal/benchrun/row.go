@@ -68,6 +68,12 @@ type Row struct {
 	ToolErrors int `json:"toolErrors"`
 	// ContextMode is the mode the agent's first turn used.
 	ContextMode string `json:"contextMode,omitempty"`
+	// With skills on (Arm.Skills): the skills retrieval starred, those
+	// the agent read with load_skill, and whether any was starred (false:
+	// a coverage gap).
+	SkillsStarred []string `json:"skillsStarred,omitempty"`
+	SkillsLoaded  []string `json:"skillsLoaded,omitempty"`
+	SkillsCovered *bool    `json:"skillsCovered,omitempty"`
 
 	Tokens Tokens `json:"tokens"`
 	// ModelCalls counts model requests; Unpriced those whose model has

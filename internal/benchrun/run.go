@@ -54,6 +54,10 @@ type Harness struct {
 	// Done is told each row as its run ends, in the order runs end (under
 	// a lock: one call at a time).
 	Done func(Row) error
+	// Skills is the skill bank the arms with skills on retrieve from and
+	// record their edits to (*skills.Bank); nil fails their runs at
+	// Route, saying so.
+	Skills runner.SkillBank
 }
 
 // Run runs every task under every arm and seed, at most Concurrency at
@@ -197,7 +201,7 @@ func (h *Harness) runOne(ctx context.Context, t *bench.Task, a Arm, client, reju
 		}
 		req.RecipePath = t.Recipe
 	}
-	steps := &runner.Steps{Store: st, LLM: client, Cache: h.Cache}
+	steps := &runner.Steps{Store: st, LLM: client, Cache: h.Cache, Skills: h.Skills}
 	if h.Pool != nil {
 		steps.Renderer = h.Pool
 	}
@@ -282,6 +286,10 @@ func fillFromRecord(row *Row, rec *editloop.Record) {
 	}
 	if kept := rec.Kept(); kept != nil {
 		row.IF, row.VQ, row.GatePassed = kept.Score, kept.VQ, kept.GatePassed
+	}
+	if sk := rec.Route.Skills; sk != nil {
+		covered := sk.Covered
+		row.SkillsStarred, row.SkillsLoaded, row.SkillsCovered = sk.Starred, rec.LoadedSkills(), &covered
 	}
 	u := rec.Usage
 	row.Tokens = Tokens{Uncached: u.PromptTokens - u.CachedPromptTokens, Cached: u.CachedPromptTokens, Completion: u.CompletionTokens}

@@ -72,6 +72,9 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 		in := TurnInput{SessionRef: session, Results: results, Note: note}
 		if session == "" {
 			in.DeckRef, in.Instruction, in.Route, in.Feedback = start.deck, x, rec.Route.Decision, fb
+			if sk := rec.Route.Skills; sk != nil {
+				in.SkillsRef, in.Starred = sk.SetRef, sk.Starred
+			}
 		}
 		t0 := s.Now()
 		observed = 0
@@ -101,7 +104,8 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 		if deckCalls(t.Round) > 0 {
 			prev := cur
 			ta := s.Now()
-			r, err := s.ApplyRound(RoundInput{BaseRef: base, CallsRef: cur.calls, DeckRef: cur.deck, Round: t.Round, AssetDir: assetDir})
+			r, err := s.ApplyRound(RoundInput{BaseRef: base, CallsRef: cur.calls, DeckRef: cur.deck, Round: t.Round, AssetDir: assetDir,
+				SkillsRef: rec.Route.skillsRef()})
 			step.Timings.Apply = since(ta)
 			if err != nil {
 				return cur, fmt.Errorf("apply turn %d: %w", it.Turns, err)
@@ -109,6 +113,7 @@ func (l *loop) agentSteps(it *IterationRecord, base string, start working, x str
 			results = r.Results
 			it.ToolErrors = append(it.ToolErrors, r.Errors...)
 			step.Applied, step.Errors, step.Changed = len(r.Results)-len(r.Errors), len(r.Errors), r.Changed
+			step.Skills = r.Loaded
 			if r.Changed {
 				undo = append(undo, prev)
 				cur = working{deck: r.DeckRef, calls: r.CallsRef}

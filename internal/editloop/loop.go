@@ -46,6 +46,12 @@ type Request struct {
 	// observations are off. The submit gate still renders and refuses new
 	// violations: it is the hard gate, not feedback.
 	NoObservations bool `json:"noObservations,omitempty"`
+	// Skills turns on the skill bank (Designer-RSI, issue 19): Route
+	// retrieves the skills matching the instruction (internal/retrieval),
+	// the agent sees the catalog with them starred and can read any with
+	// load_skill, and the edit's turn record is written to the bank at the
+	// end (Steps.RecordTurn).
+	Skills bool `json:"skills,omitempty"`
 }
 
 // DefaultMaxSteps is the agent's step budget per iteration: enough for an
@@ -183,10 +189,10 @@ func (l *loop) run(resume *Record) (*Record, error) {
 func (l *loop) route() error {
 	t0 := l.s.Now()
 	out, err := l.s.Route(RouteInput{DeckRef: l.req.DeckRef, Instruction: l.req.Instruction,
-		RecipeRef: l.req.RecipeRef, RecipePath: l.req.RecipePath, Mode: l.req.ContextMode})
+		RecipeRef: l.req.RecipeRef, RecipePath: l.req.RecipePath, Mode: l.req.ContextMode, Skills: l.req.Skills})
 	rec := l.rec
 	rec.Route = RouteRecord{Decision: out.Decision, AgentInstruction: out.AgentInstruction, LLM: out.LLM,
-		DurationMS: l.s.Now().Sub(t0).Milliseconds(), Cached: out.Cached}
+		DurationMS: l.s.Now().Sub(t0).Milliseconds(), Cached: out.Cached, Skills: out.Skills}
 	rec.Recipe, rec.Expectations, rec.Gate = out.Recipe, out.Expectations, out.Gate
 	rec.Warnings = out.Warnings
 	if err != nil {
@@ -421,6 +427,17 @@ func (l *loop) end(err error) (*Record, error) {
 	}
 	rec.Usage = llm.Sum(rec.Calls())
 	rec.DurationMS = l.s.Now().UnixMilli() - rec.StartedUnixMS
+	if l.req.Skills && rec.Route.Skills != nil && !errors.Is(err, ErrCanceled) {
+		// The recorder (Designer-RSI App. C.4): one record per edit for
+		// the evolve loop. Losing it loses a training signal, not the
+		// edit, so a failure is noted in the record, not returned.
+		tr := TurnRecordOf(rec, l.req)
+		if out, rerr := l.s.RecordTurn(RecordTurnInput{Record: tr}); rerr != nil {
+			rec.TurnRecordError = rerr.Error()
+		} else {
+			rec.TurnRecord = out.ID
+		}
+	}
 	return rec, err
 }
 

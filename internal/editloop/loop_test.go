@@ -13,7 +13,9 @@ import (
 	"github.com/acecanvas/ace/internal/observe"
 	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/recipe"
+	"github.com/acecanvas/ace/internal/retrieval"
 	"github.com/acecanvas/ace/internal/route"
+	"github.com/acecanvas/ace/internal/skills"
 )
 
 // fake steps: each act appends ">n" to the base snapshot; scores and gates
@@ -28,6 +30,11 @@ type fake struct {
 	iterated int
 	stopAt   int // Iterated returns errStop at this count
 	now      time.Time
+	// turns are the first-turn inputs; records the turn records written
+	// (recordErr fails RecordTurn).
+	turns     []editloop.TurnInput
+	records   []skills.TurnRecord
+	recordErr error
 }
 
 var errStop = errors.New("continue as new")
@@ -37,7 +44,19 @@ func (f *fake) Route(in editloop.RouteInput) (editloop.RouteOutput, error) {
 	if in.RecipeRef != "" {
 		out.Expectations = 1
 	}
+	if in.Skills {
+		out.Skills = &retrieval.Result{Operations: []string{"edit text"}, Covered: true, SetRef: "set1", Starred: []string{"text-typography"},
+			Scored: []skills.Scored{{Name: "text-typography", Version: 1, Score: 1, Starred: true}, {Name: "table-cell-edits", Version: 1, Score: 0.1}}}
+	}
 	return out, nil
+}
+
+func (f *fake) RecordTurn(in editloop.RecordTurnInput) (editloop.RecordTurnOutput, error) {
+	if f.recordErr != nil {
+		return editloop.RecordTurnOutput{}, f.recordErr
+	}
+	f.records = append(f.records, in.Record)
+	return editloop.RecordTurnOutput{ID: in.Record.ID}, nil
 }
 
 func (f *fake) Act(in editloop.ActInput) (editloop.ActOutput, error) {
@@ -49,6 +68,7 @@ func (f *fake) AgentTurn(in editloop.TurnInput) (editloop.TurnOutput, error) {
 	if in.SessionRef != "" {
 		return editloop.TurnOutput{SessionRef: in.SessionRef, Round: agent.Round{Calls: []agent.RoundCall{{ID: "s", Tool: agent.ToolSubmit}}}}, nil
 	}
+	f.turns = append(f.turns, in)
 	f.acts++
 	if f.acts == f.failAt {
 		return editloop.TurnOutput{}, f.actErr
@@ -57,8 +77,12 @@ func (f *fake) AgentTurn(in editloop.TurnInput) (editloop.TurnOutput, error) {
 }
 
 func (f *fake) ApplyRound(in editloop.RoundInput) (editloop.RoundOutput, error) {
-	return editloop.RoundOutput{DeckRef: fmt.Sprintf("%s>%d", in.DeckRef, f.acts), CallsRef: "c", Calls: 1,
-		Results: []agent.Result{{ID: "e", Content: "{}"}}, Changed: true}, nil
+	out := editloop.RoundOutput{DeckRef: fmt.Sprintf("%s>%d", in.DeckRef, f.acts), CallsRef: "c", Calls: 1,
+		Results: []agent.Result{{ID: "e", Content: "{}"}}, Changed: true}
+	if in.SkillsRef != "" {
+		out.Loaded = []string{"text-typography"}
+	}
+	return out, nil
 }
 
 func (f *fake) Observe(editloop.ObserveInput) (observe.Observation, error) {

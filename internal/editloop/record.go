@@ -7,6 +7,7 @@ import (
 	"github.com/acecanvas/ace/internal/observe"
 	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/recipe"
+	"github.com/acecanvas/ace/internal/retrieval"
 	"github.com/acecanvas/ace/internal/route"
 )
 
@@ -62,6 +63,10 @@ type Record struct {
 	StartedUnixMS int64  `json:"startedUnixMs"`
 	DurationMS    int64  `json:"durationMs"`
 	Error         string `json:"error,omitempty"`
+	// TurnRecord is the id of the turn record written to the skill bank
+	// (Request.Skills); TurnRecordError why it could not be written.
+	TurnRecord      string `json:"turnRecord,omitempty"`
+	TurnRecordError string `json:"turnRecordError,omitempty"`
 }
 
 // RouteRecord is the CARE decision.
@@ -74,6 +79,9 @@ type RouteRecord struct {
 	DurationMS       int64      `json:"durationMs"`
 	// Cached says the decision came from the route cache (no router call).
 	Cached bool `json:"cached,omitempty"`
+	// Skills is the retrieval when the edit ran with skills
+	// (RouteOutput.Skills).
+	Skills *retrieval.Result `json:"skills,omitempty"`
 }
 
 // IterationRecord is one act-apply-diff-render-judge iteration.
@@ -175,6 +183,8 @@ type StepRecord struct {
 	// Applied is how many deck calls applied; Errors how many failed.
 	Applied int `json:"applied,omitempty"`
 	Errors  int `json:"errors,omitempty"`
+	// Skills are the skills the step read with load_skill.
+	Skills []string `json:"skills,omitempty"`
 	// Changed says the deck changed; Undone that undo_step took a step
 	// back.
 	Changed bool `json:"changed,omitempty"`

@@ -11,7 +11,9 @@ import (
 	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/render"
+	"github.com/acecanvas/ace/internal/retrieval"
 	"github.com/acecanvas/ace/internal/route"
+	"github.com/acecanvas/ace/internal/skills"
 )
 
 // Steps are the loop's steps. internal/runner implements them with direct
@@ -64,6 +66,10 @@ type Steps interface {
 	// Now is the clock of the loop: the wall clock in process,
 	// workflow.Now in a workflow (deterministic on replay).
 	Now() time.Time
+	// RecordTurn writes an edit's turn record to the skill bank at the end
+	// of an edit with skills on (Designer-RSI App. C.4; the workflow does
+	// it in an activity).
+	RecordTurn(RecordTurnInput) (RecordTurnOutput, error)
 	// Iterated is told after each iteration is recorded with its decision.
 	// The workflow publishes progress there and continues as new when its
 	// history grows long (a non-nil error ends Run and is returned as is).
@@ -81,6 +87,8 @@ type RouteInput struct {
 	// Mode, when set, fixes the context mode (Request.ContextMode): the
 	// heuristic picks the targets, no router model is called.
 	Mode route.Mode `json:"mode,omitempty"`
+	// Skills asks for retrieval against the skill bank (Request.Skills).
+	Skills bool `json:"skills,omitempty"`
 }
 
 // RouteOutput is the CARE decision and what the agent works on.
@@ -101,6 +109,21 @@ type RouteOutput struct {
 	// Warnings are the input deck's problems the edit cannot fix: its
 	// unreadable pictures (scenegraph.Deck.PictureWarnings).
 	Warnings []string `json:"warnings,omitempty"`
+	// Skills is the retrieval (Request.Skills with an agent instruction):
+	// operations, scores, the starred skills, coverage and the ref of the
+	// frozen skill set load_skill answers from. Its distiller calls are
+	// in LLM.
+	Skills *retrieval.Result `json:"skills,omitempty"`
+}
+
+// RecordTurnInput is the turn record to write (TurnRecordOf).
+type RecordTurnInput struct {
+	Record skills.TurnRecord `json:"record"`
+}
+
+// RecordTurnOutput names the record written.
+type RecordTurnOutput struct {
+	ID string `json:"id"`
 }
 
 // ActInput compiles the recipe under RecipeRef against snapshot DeckRef.
@@ -137,6 +160,11 @@ type TurnInput struct {
 	// answers no call (a submit refused after an answer without calls).
 	Results []agent.Result `json:"results,omitempty"`
 	Note    string         `json:"note,omitempty"`
+	// SkillsRef is the frozen skill set (retrieval.Set) and Starred its
+	// starred skills: on the first turn the agent gets their catalog
+	// (retrieval.Catalog) and load_skill. Empty: no skills.
+	SkillsRef string   `json:"skillsRef,omitempty"`
+	Starred   []string `json:"starred,omitempty"`
 }
 
 // TurnOutput is the model's answer and the conversation with it.
@@ -162,6 +190,9 @@ type RoundInput struct {
 	DeckRef  string      `json:"deckRef"`
 	Round    agent.Round `json:"round"`
 	AssetDir string      `json:"assetDir,omitempty"`
+	// SkillsRef is the frozen skill set load_skill answers from (empty:
+	// no skills).
+	SkillsRef string `json:"skillsRef,omitempty"`
 }
 
 // RoundOutput is the new working copy, every call applied since BaseRef,
@@ -173,6 +204,8 @@ type RoundOutput struct {
 	Results  []agent.Result    `json:"results,omitempty"`
 	Errors   []agent.ToolError `json:"toolErrors,omitempty"`
 	Changed  bool              `json:"changed,omitempty"`
+	// Loaded are the skills the round read with load_skill.
+	Loaded []string `json:"loaded,omitempty"`
 }
 
 // ObserveInput measures DeckRef against the iteration's start

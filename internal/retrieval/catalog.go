@@ -22,11 +22,11 @@ const gistBytes = 110
 // App. C.3): a heading, one sentence on how to use it, then every skill
 // of set as one line "- name: gist" (the description's first trigger
 // phrases, cut at a comma within 110 bytes), the starred skills first in
-// scored's order and marked "*" ("- * name: gist"), the others by name.
+// the order given (Result.Starred: by score) and marked "*" ("- * name: gist"), the others by name.
 // Lines are added while the text stays within budget o200k tokens (0 =
 // CatalogBudget); a last line counts the skills left out. An empty set
 // gives "".
-func Catalog(set []skills.Skill, scored []skills.Scored, budget int) string {
+func Catalog(set []skills.Skill, starred []string, budget int) string {
 	if len(set) == 0 {
 		return ""
 	}
@@ -37,7 +37,6 @@ func Catalog(set []skills.Skill, scored []skills.Scored, budget int) string {
 	for _, s := range set {
 		byName[s.Name] = s
 	}
-	starred := Starred(scored)
 	rest := make([]string, 0, len(set))
 	for _, s := range set {
 		if !slices.Contains(starred, s.Name) {

@@ -13,7 +13,7 @@ func TestCatalogStarsFirstThenByName(t *testing.T) {
 	if len(starred) < 2 {
 		t.Fatalf("starred %v", starred)
 	}
-	text := Catalog(offered, sc, 0)
+	text := Catalog(offered, Starred(sc), 0)
 	lines := strings.Split(text, "\n")
 	if lines[0] != "# Skills" || !strings.Contains(lines[1], "load_skill(name)") {
 		t.Fatalf("catalog head:\n%s", text)
@@ -41,11 +41,11 @@ func TestCatalogStarsFirstThenByName(t *testing.T) {
 	if strings.Contains(text, "old-draft") {
 		t.Fatal("the catalog lists a skill not offered")
 	}
-	gap := Catalog(offered, Flag(Score([]string{"translate notes"}, offered), offered), 0)
+	gap := Catalog(offered, Starred(Flag(Score([]string{"translate notes"}, offered), offered)), 0)
 	if strings.Contains(gap, "- * ") || !strings.Contains(gap, "None matched") {
 		t.Fatalf("a coverage gap's catalog:\n%s", gap)
 	}
-	if Catalog(nil, sc, 0) != "" {
+	if Catalog(nil, Starred(sc), 0) != "" {
 		t.Fatal("an empty set has a catalog")
 	}
 }
@@ -53,10 +53,10 @@ func TestCatalogStarsFirstThenByName(t *testing.T) {
 func TestCatalogKeepsItsBudget(t *testing.T) {
 	_, offered := fixtureBank(t)
 	sc := Flag(Score([]string{"edit table cells"}, offered), offered)
-	full := Catalog(offered, sc, 0)
+	full := Catalog(offered, Starred(sc), 0)
 	n := tokens(full)
 	budget := n - 40
-	cut := Catalog(offered, sc, budget)
+	cut := Catalog(offered, Starred(sc), budget)
 	if tokens(cut) > budget+12 { // the closing count line comes on top
 		t.Fatalf("catalog of %d tokens for a budget of %d:\n%s", tokens(cut), budget, cut)
 	}

@@ -101,3 +101,8 @@ func (p inProcess) canceled(err error) error {
 	}
 	return err
 }
+
+func (p inProcess) RecordTurn(in editloop.RecordTurnInput) (editloop.RecordTurnOutput, error) {
+	out, err := p.s.RecordTurn(p.ctx, in)
+	return out, p.canceled(err)
+}

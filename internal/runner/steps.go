@@ -21,6 +21,7 @@ import (
 	"github.com/acecanvas/ace/internal/observe"
 	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/render"
+	"github.com/acecanvas/ace/internal/retrieval"
 	"github.com/acecanvas/ace/internal/route"
 	"github.com/acecanvas/ace/internal/scenegraph"
 	"github.com/acecanvas/ace/internal/store"
@@ -60,6 +61,11 @@ type Steps struct {
 	// means no caching. A cache failure is a miss (package cache), never an
 	// error of the step.
 	Cache cache.Cache
+	// Skills is the skill bank (*skills.Bank): Route retrieves from its
+	// offered skills when a request has skills on, RecordTurn writes turn
+	// records to it. nil: an edit with skills on fails at Route, saying
+	// so.
+	Skills SkillBank
 
 	once sync.Once
 	box  agent.Toolbox
@@ -215,6 +221,21 @@ func (s *Steps) deck(ctx context.Context, ref string) (*scenegraph.Deck, error) 
 // llm.ErrNoModel), an empty instruction, a snapshot that cannot be read.
 // Its warnings are the deck's unreadable pictures, whatever the route.
 func (s *Steps) Route(ctx context.Context, in editloop.RouteInput) (editloop.RouteOutput, error) {
+	out, err := s.route(ctx, in)
+	if err != nil || !in.Skills || strings.TrimSpace(out.AgentInstruction) == "" {
+		return out, err
+	}
+	res, calls, err := s.retrieve(ctx, out.AgentInstruction)
+	out.LLM = append(out.LLM, calls...)
+	if err != nil {
+		return out, err
+	}
+	out.Skills = &res
+	return out, nil
+}
+
+// route is Route without the skills.
+func (s *Steps) route(ctx context.Context, in editloop.RouteInput) (editloop.RouteOutput, error) {
 	var out editloop.RouteOutput
 	d, err := s.deck(ctx, in.DeckRef)
 	if err != nil {
@@ -323,8 +344,16 @@ func (s *Steps) AgentTurn(ctx context.Context, in editloop.TurnInput) (editloop.
 			text = rc.Note + "\n" + text
 		}
 		out.Mode, out.ContextBytes, out.ContextCached, out.ContextNote = string(rc.Used.Mode), len(text), hit, rc.Note
+		catalog := ""
+		if in.SkillsRef != "" {
+			set, err := s.skillSet(ctx, in.SkillsRef)
+			if err != nil {
+				return out, err
+			}
+			catalog = retrieval.Catalog(set.Skills, in.Starred, 0)
+		}
 		ses = agent.NewSession(agent.Input{Deck: d, Mode: string(rc.Used.Mode), Context: text,
-			Instruction: in.Instruction, Feedback: in.Feedback})
+			Instruction: in.Instruction, Feedback: in.Feedback, Skills: catalog})
 	} else {
 		data, err := s.Store.Get(ctx, in.SessionRef)
 		if err != nil {
@@ -374,8 +403,16 @@ func (s *Steps) ApplyRound(ctx context.Context, in editloop.RoundInput) (editloo
 	if in.AssetDir != "" { // a recipe's image library
 		box = agent.NewRegistry((&recipe.Recipe{AssetDir: in.AssetDir}).ToolOptions(s.toolOptions()))
 	}
-	r := agent.ApplyRound(box, base, prior, cur, in.Round)
-	out.Results, out.Errors, out.Changed, out.Calls = r.Results, r.Errors, r.Changed, len(r.Calls)
+	var book agent.SkillBook
+	if in.SkillsRef != "" {
+		set, err := s.skillSet(ctx, in.SkillsRef)
+		if err != nil {
+			return out, err
+		}
+		book = set
+	}
+	r := agent.ApplyRoundSkills(box, base, prior, cur, in.Round, book)
+	out.Results, out.Errors, out.Changed, out.Calls, out.Loaded = r.Results, r.Errors, r.Changed, len(r.Calls), r.Loaded
 	if len(r.Calls) == len(prior) {
 		return out, nil
 	}
