@@ -115,8 +115,8 @@ func RunGate(ctx context.Context, r Replayer, j *judge.Judge, st store.Store, p 
 }
 
 // LoopReplayer replays through the edit loop in process (runner.Run), the
-// path `ace edit` and `ace bench` take, with the arm's fixed skill set.
-// Replays write no turn records.
+// path `ace edit` and `ace bench` take, with the arm's fixed skill set
+// (useSkills). Replays write no turn records.
 type LoopReplayer struct {
 	// Store holds the origin decks; the replays' decks go there too.
 	Store    store.Store
@@ -145,14 +145,25 @@ func (l LoopReplayer) Replay(ctx context.Context, rec skills.TurnRecord, arm Arm
 	return out.Final, nil
 }
 
-// useSkills is the seam where a replay's fixed skill set enters the edit
-// loop. SEAM(skills-in-loop): until the loop takes a skill set
-// (editloop.Request.Skills with runner.Steps.Skills, from the retrieval
-// work), an arm with skills cannot be replayed in process and says so;
-// an arm without skills runs as is.
+// useSkills puts a replay arm's fixed skill set into the edit loop:
+// skills on (editloop.Request.Skills), and the arm's skills as the bank
+// the Route step retrieves from (runner.Steps.Skills). Retrieval still
+// distils and stars among them as for live traffic; the set is frozen
+// into the store at route time like any edit's. An arm without skills
+// runs with skills off.
 func useSkills(steps *runner.Steps, req *editloop.Request, arm Arm) error {
 	if len(arm.Skills) == 0 {
 		return nil
 	}
-	return fmt.Errorf("replay arm %s: the edit loop cannot be given a skill set yet (SEAM skills-in-loop in internal/evolve/replay.go)", arm.Name)
+	steps.Skills, req.Skills = fixedSkills(arm.Skills), true
+	return nil
 }
+
+// fixedSkills is a replay arm's skill set as the loop's skill bank: it
+// offers exactly the arm's skills and keeps no turn record (a replay is
+// a measurement, not traffic to learn from).
+type fixedSkills []skills.Skill
+
+func (f fixedSkills) Offered(context.Context) ([]skills.Skill, error) { return f, nil }
+
+func (fixedSkills) PutRecord(context.Context, skills.TurnRecord) error { return nil }
