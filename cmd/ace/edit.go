@@ -378,6 +378,7 @@ func printRecord(w io.Writer, rec *editloop.Record) {
 	}
 	dec := rec.Route.Decision
 	fmt.Fprintf(w, "route: %s, target slides %v (%s)\n", dec.Mode, oneBased(dec.TargetSlides), dec.Source)
+	printSkills(w, rec)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "iter\tIF\tgate\tcalls\ttool errors\tturns\tdiff\tprompt tok\tcached tok\tcompl tok\tcost USD\ttime s\tdecision")
 	for _, it := range rec.Iterations {
@@ -490,6 +491,7 @@ func writeEditReport(ctx context.Context, path, deckPath, outPath string, origin
 	if rec.Final != rec.Origin {
 		e.Output = outPath
 	}
+	e.Skills = reportSkills(rec)
 	// The same timeline a batch page shows, from the same EditResult.
 	e.Timeline = report.TimelineOf(workflows.Result(&acev1.EditRequest{}, rec))
 	var act, apply, dif, rend, judge time.Duration

@@ -53,6 +53,36 @@ type Edit struct {
 	// Timeline is the agent's steps, waivers and issue ledger (nil for an
 	// edit without steps or issues).
 	Timeline *Timeline
+	// Skills is what the skill bank did for the edit (nil: skills off).
+	Skills *Skills
+}
+
+// Skills is the skill bank's part in an edit (Designer-RSI retrieval and
+// injection): the operations the instruction was distilled into, the
+// skills retrieval starred (best first) and those the agent read.
+type Skills struct {
+	Operations []string
+	// Fallback says why the operations are the instruction's sentences.
+	Fallback string
+	// Starred are the starred skills, best first; Loaded every skill the
+	// agent read with load_skill, starred or not, in the order it did.
+	Starred []SkillUse
+	Loaded  []string
+	// Covered is false when nothing was starred: a coverage gap the
+	// evolve loop may mint a skill for.
+	Covered bool
+	// Offered is how many skills the catalog listed.
+	Offered int
+}
+
+// SkillUse is one starred skill: its version, its retrieval score (0-1)
+// with the operation that scored it, and whether the agent read it.
+type SkillUse struct {
+	Name      string
+	Version   int
+	Score     float64
+	Operation string
+	Loaded    bool
 }
 
 // SlidePair is one changed slide before and after (PNG bytes).
