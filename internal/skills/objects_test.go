@@ -159,7 +159,7 @@ func TestNATSObjects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer nc.Close()
+	t.Cleanup(nc.Close) // runs after the bucket's deletion below (cleanups run last first)
 	js, err := jetstream.New(nc)
 	if err != nil {
 		t.Fatal(err)
@@ -172,7 +172,11 @@ func TestNATSObjects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { js.DeleteKeyValue(context.Background(), bucket) })
+	t.Cleanup(func() {
+		if err := js.DeleteKeyValue(context.Background(), bucket); err != nil {
+			t.Errorf("delete test bucket %s: %v", bucket, err)
+		}
+	})
 	objectsContract(t, NATSObjects(kv))
 	// A second open finds the bucket instead of failing.
 	if _, err := OpenBucket(ctx, js, bucket); err != nil {
