@@ -2,6 +2,7 @@ package evolve_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/acecanvas/ace/internal/scenegraph"
 	"github.com/acecanvas/ace/internal/skills"
 	"github.com/acecanvas/ace/internal/store"
+	"github.com/acecanvas/ace/internal/tools"
 )
 
 // TestLoopReplayerRunsTheEditLoopOnARealDeck: a replay re-runs a record's
@@ -99,6 +101,86 @@ steps:
 	}
 	if n := len(srv.RequestsFor("router-m")); n != 3 {
 		t.Errorf("%d router calls, want 3 (two routes, one distil)", n)
+	}
+	if srv.Unserved() != 0 {
+		t.Errorf("%d scripted answers unused", srv.Unserved())
+	}
+}
+
+// TestARoundReplaysThroughTheEditLoop: a whole rewrite round with the
+// in-process LoopReplayer: the two failing records of table-cell-edits
+// are replayed on career-tips.pptx through the real edit loop under V2
+// and V1 (retrieval over each arm's frozen set), judged pairwise, and
+// the rewrite that wins one record and ties the other is committed.
+func TestARoundReplaysThroughTheEditLoop(t *testing.T) {
+	w := newWorld(t, nil)
+	ctx := context.Background()
+	d, err := store.GetDeck(ctx, w.st, w.origin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var target string
+	d.Slides[1].Walk(func(n, _ *scenegraph.Node, _ int) bool {
+		if target == "" && n.Characters != "" {
+			target = n.ID
+		}
+		return target == ""
+	})
+	cur := seedSkill(t, "table-cell-edits")
+	next := cur
+	next.Body = strings.Replace(cur.Body, "## Tips\n", "## Tips\nRe-read the table after inserting rows.\n", 1)
+	edit := func() []llmtest.Step {
+		return []llmtest.Step{
+			{Model: "router-m", Text: `{"mode": "MICRO_SPATIAL", "target_slides": [2], "reason": "slide 2"}`},
+			{Model: "router-m", Text: `{"operations": ["edit table cells"]}`},
+			{Model: "agent-m", ToolCalls: []llmtest.ToolCall{{Name: "set_text_content", Arguments: map[string]any{"nodeId": target, "text": "Careers, simply"}}}},
+			{Model: "agent-m", ToolCalls: []llmtest.ToolCall{{Name: "submit", Arguments: map[string]any{"summary": "done"}}}},
+			{Model: "judge-m", Text: `{"instruction_following_score": 5, "instruction_following_reason": "Done."}`},
+		}
+	}
+	judged := func(first, second string) []llmtest.Step {
+		return []llmtest.Step{
+			{Model: "judge-m", Text: `{"better": "` + first + `", "reason": "scripted"}`},
+			{Model: "judge-m", Text: `{"better": "` + second + `", "reason": "scripted"}`},
+		}
+	}
+	steps := []llmtest.Step{
+		{Model: "judge-m", Forever: true, WhenLast: "CHECKS (group", PassChecks: true},
+		{Model: "judge-m", Text: jsonText(map[string]string{"section": "Tips", "change": "re-read", "skill_md": string(next.Format())})},
+	}
+	steps = slices.Concat(steps, edit(), edit(), judged("A", "B"), edit(), edit(), judged("tie", "tie"))
+	srv := llmtest.NewServer(t, &llmtest.Script{Name: t.Name(), Steps: steps})
+	cfg := srv.Config("agent-m", "judge-m")
+	cfg.RouterModel = "router-m"
+	c, err := llm.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range []string{"f1", "f2"} {
+		r := skills.TurnRecord{ID: id, Instruction: "Retitle slide 2 to 'Careers, simply'.", DeckRef: w.origin, FinalRef: w.origin,
+			Covered: true, StartedUnixMS: int64(i + 1), Retrieved: []skills.Scored{{Name: cur.Name, Version: 1, Starred: true}},
+			Grade: &skills.Grade{S: 0.3, GradedUnixMS: 1000, Requirements: []skills.Requirement{{Text: "title", Label: skills.OutcomeNotMet, Reason: "unchanged"}}}}
+		if err := w.bank.PutRecord(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := &evolve.Runner{Bank: w.bank, LLM: c, Store: w.st, Replayer: evolve.LoopReplayer{Store: w.st, LLM: c},
+		Tools: tools.Registry().Names(), Since: 2000}
+	rep, err := run.Run(ctx, "round-loop", false)
+	if err != nil {
+		t.Fatalf("%v (server: %v)", err, srv.Errors())
+	}
+	if len(rep.Decisions) != 1 || !rep.Decisions[0].Accepted || rep.Decisions[0].Version != 2 {
+		t.Fatalf("decisions %+v, gave up %v", rep.Decisions, rep.GaveUp)
+	}
+	if got, _ := w.bank.Get(ctx, cur.Name); got.Version != 2 || !strings.Contains(got.Body, "Re-read the table after inserting rows.") {
+		t.Errorf("bank holds v%d", got.Version)
+	}
+	if n := len(srv.RequestsFor("agent-m")); n != 8 {
+		t.Errorf("%d agent turns, want 8 (2 records x 2 arms x 2 turns)", n)
+	}
+	if recs, _ := w.bank.Records(ctx); len(recs) != 2 {
+		t.Errorf("the replays wrote turn records: %d records", len(recs))
 	}
 	if srv.Unserved() != 0 {
 		t.Errorf("%d scripted answers unused", srv.Unserved())
