@@ -171,6 +171,16 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, suitePath string, f
 	h := &benchrun.Harness{Tasks: tasks, Arms: arms, Seeds: f.seeds, Concurrency: f.concurrency, LLM: cfg,
 		Cache: cache.New(ctx, os.Getenv("ACE_REDIS_URL")), Pictures: 2, Rejudge: f.rejudge, Resume: earlier}
 	defer h.Cache.Close()
+	if slices.ContainsFunc(arms, func(a benchrun.Arm) bool { return a.Skills }) {
+		// An arm with skills: on retrieves from the CLI's skill bank
+		// (ace skills list) and records its edits there.
+		bank, _, closeBank, err := openSkillBank(ctx, "")
+		if err != nil {
+			return fmt.Errorf("bench: an arm has skills: on: %w", err)
+		}
+		defer closeBank()
+		h.Skills = bank
+	}
 	if !f.noRender {
 		pool, err := render.NewPool(ctx, render.Options{Memo: cache.NewLRU(0, 0)})
 		if err != nil {

@@ -53,6 +53,7 @@ type editFlags struct {
 	noRender    bool
 	renderLimit time.Duration // 0: the renderer's default, 30 s
 	overwrite   bool
+	skills      bool
 }
 
 func init() {
@@ -116,6 +117,8 @@ nothing without -o. Ctrl-C stops the edit and writes nothing (exit 130).`,
 	cmd.Flags().BoolVar(&f.noRender, "no-render", false, "skip Chromium: no geometry gate, no images for the judge")
 	cmd.Flags().DurationVar(&f.renderLimit, "render-timeout", 30*time.Second, "time limit for rendering one slide; a slide that takes longer fails the edit with a timeout")
 	cmd.Flags().BoolVar(&f.overwrite, "force", false, "replace OUT if it exists")
+	cmd.Flags().BoolVar(&f.skills, "skills", false, "use the skill bank (ace skills list): the skills matching the instruction are starred in a catalog the agent can read with load_skill, and the edit is recorded for ace skills evolve. "+
+		"Off by default until skills on vs off has been measured with ace bench on a real model; the seed bank is new")
 	rootCmd.AddCommand(cmd)
 }
 
@@ -210,6 +213,14 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	rc := cache.New(ctx, os.Getenv("ACE_REDIS_URL"))
 	defer rc.Close()
 	steps := &runner.Steps{Store: st, LLM: client, Cache: rc}
+	if f.skills {
+		bank, _, closeBank, err := openSkillBank(ctx, "")
+		if err != nil {
+			return fmt.Errorf("edit: --skills: %w", err)
+		}
+		defer closeBank()
+		steps.Skills = bank
+	}
 	if !f.noRender {
 		pool, err := render.NewPool(ctx, render.Options{Memo: cache.NewLRU(0, 0), Timeout: f.renderLimit})
 		if err != nil {
@@ -230,6 +241,7 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 		DeckRef: origin, Instruction: f.instruction, RecipeRef: recipeRef, RecipePath: f.recipePath,
 		Policy:        policy.Config{Tau: f.tau, MaxIterations: f.iterations},
 		MaxAgentTurns: f.maxTurns, MaxSteps: f.maxSteps, VQ: f.vq, ExportFormat: strings.TrimPrefix(strings.ToLower(filepath.Ext(out)), "."),
+		Skills: f.skills,
 	})
 	if rec != nil {
 		telemetry.RecordResult(ctx, workflows.Result(&acev1.EditRequest{DeckName: filepath.Base(deckPath)}, rec))

@@ -1,8 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/acecanvas/ace/internal/deckgen"
+	"github.com/acecanvas/ace/internal/llm/llmtest"
+	"github.com/acecanvas/ace/internal/scenegraph"
 
 	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/retrieval"
@@ -43,5 +51,57 @@ skills: turn record edit-0123456789abcdef written to the skill bank
 	printSkills(&b, &editloop.Record{})
 	if b.Len() != 0 {
 		t.Fatalf("an edit without skills printed %q", b.String())
+	}
+}
+
+// ace edit --skills, end to end over the scripted server: the bank is
+// opened in ACE_DATA_DIR (seeded on first use), the distil call runs,
+// the summary and the report name the skills, and the turn record is in
+// the bank's folder.
+func TestEditWithSkillsUsesAndRecordsTheBank(t *testing.T) {
+	srv := llmtest.Load(t, filepath.Join("..", "..", "testdata", "scripts", "runner-skills.yaml"))
+	t.Setenv("OPENAI_BASE_URL", srv.URL())
+	t.Setenv("OPENAI_API_KEY", "test")
+	t.Setenv("ACE_AGENT_MODEL", "agent-m")
+	t.Setenv("ACE_JUDGE_MODEL", "judge-m")
+	t.Setenv("ACE_ROUTER_MODEL", "router-m")
+	t.Setenv("ACE_NATS_URL", "")
+	data := t.TempDir()
+	t.Setenv("ACE_DATA_DIR", data)
+	dir := t.TempDir()
+	d, _ := deckgen.Generate(deckgen.Options{Slides: 6, Seed: 1})
+	b, err := scenegraph.Encode(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(dir, "deck.json")
+	if err := os.WriteFile(in, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(dir, "report.html")
+	var stdout, stderr bytes.Buffer
+	err = runEdit(context.Background(), &stdout, &stderr, in, editFlags{
+		instruction: "Rename the title on slide 2 to 'Pricing experiments and results'.",
+		out:         filepath.Join(dir, "out.json"), reportPath: page, tau: 4, iterations: 3, maxTurns: 35, noRender: true, skills: true,
+	})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+	got := stdout.String()
+	if !strings.Contains(got, `skills: operations ["rename slide title"]`) || !strings.Contains(got, "written to the skill bank") {
+		t.Fatalf("summary lacks the skills:\n%s", got)
+	}
+	ctx := context.Background()
+	bank, err := skills.Open(ctx, skills.DirObjects(filepath.Join(data, "skills")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := bank.Records(ctx)
+	if err != nil || len(recs) != 1 || !recs[0].SkillsOn || recs[0].Instruction == "" || !strings.Contains(got, recs[0].ID) {
+		t.Fatalf("bank records %+v (%v)", recs, err)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil || !strings.Contains(string(html), "<h2>Skills</h2>") {
+		t.Fatalf("the report lacks the Skills section (%v)", err)
 	}
 }
