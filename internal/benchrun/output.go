@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/acecanvas/ace/internal/bench"
@@ -105,6 +106,7 @@ func Page(s Summary, tasks []*bench.Task, rows []Row, pics map[RunKey][]report.S
 				IF: score(r.IF), VQ: score(r.VQ), Checks: fmt.Sprintf("%d/%d", r.ChecksPassed, r.ChecksPassed+r.ChecksFailed),
 				ChecksAll: r.ChecksAll, SCR: "–", NewViolations: append(append([]string(nil), r.NewViolations...), gateLines(r.GateViolations)...),
 				TimeS: fmt.Sprintf("%.1f", r.WallS), CostUSD: CostText(r.CostUSD, true, r.Unpriced)}
+			run.Skills = skillsText(r)
 			if r.SCR != nil {
 				run.SCR = fmt.Sprintf("%.2f (%d/%d)", *r.SCR, r.CleanSlides, r.Slides)
 				if r.SCROrigin != nil {
@@ -156,4 +158,21 @@ func gateLines(vs []string) []string {
 		out[i] = "refused by the gate: " + v
 	}
 	return out
+}
+
+// skillsText is a run's skills in one line for the report: the starred
+// skills (or a coverage gap) and those the agent read; "" with skills
+// off.
+func skillsText(r Row) string {
+	if r.SkillsCovered == nil {
+		return ""
+	}
+	out := "skills: coverage gap (none starred)"
+	if *r.SkillsCovered {
+		out = "skills starred: " + strings.Join(r.SkillsStarred, ", ")
+	}
+	if len(r.SkillsLoaded) > 0 {
+		return out + "; read: " + strings.Join(r.SkillsLoaded, ", ")
+	}
+	return out + "; none read"
 }

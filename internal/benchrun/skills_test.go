@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/acecanvas/ace/internal/bench"
 	"github.com/acecanvas/ace/internal/benchrun"
@@ -122,4 +123,11 @@ func TestSkillsOnAndOffArmsArePaired(t *testing.T) {
 		t.Fatalf("the table does not pair the arms:\n%s", table.String())
 	}
 	t.Log("\n" + table.String())
+	page, err := benchrun.WritePage(benchrun.Page(sum, tasks, rows, nil, time.Now(), time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(page), "skills starred: ") + strings.Count(string(page), "skills: coverage gap"); n != len(tasks) {
+		t.Fatalf("the report names the skills of %d runs, want %d", n, len(tasks))
+	}
 }

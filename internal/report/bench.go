@@ -75,6 +75,9 @@ type BenchRun struct {
 	TimeS         string
 	CostUSD       string
 	Slides        []SlidePair
+	// Skills says, for a run with skills on, which skills were starred
+	// and which the agent read ("" with skills off).
+	Skills string
 }
 
 //go:embed bench.html.tmpl
