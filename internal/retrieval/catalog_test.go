@@ -98,3 +98,28 @@ func TestSetRoundTrip(t *testing.T) {
 		t.Fatalf("bad set: %v", err)
 	}
 }
+
+func FuzzDecodeSet(f *testing.F) {
+	f.Add(`{"skills": []}`)
+	f.Add(`{"skills": ["---\nname: a\n---\n"]}`)
+	f.Add(`{"skills": "x"}`)
+	f.Fuzz(func(t *testing.T, data string) {
+		set, err := DecodeSet([]byte(data))
+		if err != nil {
+			return
+		}
+		again, err := DecodeSet(EncodeSet(set.Skills))
+		if err != nil {
+			t.Fatalf("an encoded set does not decode: %v", err)
+		}
+		if len(again.Skills) != len(set.Skills) {
+			t.Fatalf("%d skills, %d after a round trip", len(set.Skills), len(again.Skills))
+		}
+		for _, s := range set.Skills {
+			k, ok := again.Get(s.Name)
+			if !ok || k.Description != s.Description || k.Body != s.Body {
+				t.Fatalf("skill %q changed in a round trip", s.Name)
+			}
+		}
+	})
+}
