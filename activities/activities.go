@@ -20,6 +20,9 @@ type Activities struct {
 	Steps *runner.Steps
 	// JS publishes results on ACE_EVENTS.
 	JS jetstream.JetStream
+	// Evolve serves the evolve workflow's activities (evolve workers
+	// only; nil elsewhere).
+	Evolve *Evolve
 }
 
 func (a *Activities) store() store.Store { return a.Steps.Store }

@@ -7,10 +7,28 @@ import (
 
 	"github.com/acecanvas/ace/activities"
 	"github.com/acecanvas/ace/internal/cache"
+	"github.com/acecanvas/ace/internal/evolve"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/render"
 	"github.com/acecanvas/ace/internal/runner"
+	"github.com/acecanvas/ace/internal/skills"
+	"github.com/acecanvas/ace/internal/tools"
 )
+
+// SkillBucket is the JetStream key-value bucket of a cluster's skill bank
+// (skills.NATSObjects): llm workers read it at route time and write turn
+// records to it; evolve workers evolve it.
+const SkillBucket = "ace-skills"
+
+// OpenSkillBank opens the cluster's skill bank (SkillBucket, created on
+// first use and seeded from the embedded seed bank).
+func OpenSkillBank(ctx context.Context, c *Conn) (*skills.Bank, error) {
+	kv, err := skills.OpenBucket(ctx, c.JS, SkillBucket)
+	if err != nil {
+		return nil, fmt.Errorf("skill bank bucket %s: %w", SkillBucket, err)
+	}
+	return skills.Open(ctx, skills.NATSObjects(kv))
+}
 
 // The render memo of a worker (render.Options.Memo): what the step loop's
 // observations and the before/after pictures measured, in process.
@@ -35,7 +53,10 @@ func NewActivities(ctx context.Context, c *Conn, queues []string, renderPool int
 			closers[i]()
 		}
 	}
-	if slices.Contains(queues, "llm") {
+	// Evolve workers replay whole edits in process (the model client and
+	// the renderer) and read and write the skill bank.
+	evolving := slices.Contains(queues, "evolve")
+	if slices.Contains(queues, "llm") || evolving {
 		cfg, err := llm.ConfigFromEnv()
 		if err != nil {
 			return nil, nil, fmt.Errorf("model config: %w", err)
@@ -53,7 +74,7 @@ func NewActivities(ctx context.Context, c *Conn, queues []string, renderPool int
 	// the agent's calls, the replay) as local activities, and tools that
 	// measure text or read the painted backdrop (add_footer, free-space
 	// layout) need a renderer there, the same as where Act would run.
-	if slices.Contains(queues, "render") || slices.Contains(queues, "edit") {
+	if slices.Contains(queues, "render") || slices.Contains(queues, "edit") || evolving {
 		if renderPool <= 0 {
 			renderPool = 2
 		}
@@ -64,5 +85,18 @@ func NewActivities(ctx context.Context, c *Conn, queues []string, renderPool int
 		steps.Renderer = pool
 		closers = append(closers, func() { pool.Close() })
 	}
-	return &activities.Activities{Steps: steps, JS: c.JS}, closeAll, nil
+	a := &activities.Activities{Steps: steps, JS: c.JS}
+	if slices.Contains(queues, "llm") || evolving {
+		bank, err := OpenSkillBank(ctx, c)
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		steps.Skills = bank
+		if evolving {
+			a.Evolve = &activities.Evolve{Bank: bank, Runner: &evolve.Runner{Bank: bank, LLM: steps.LLM, Store: c.Store,
+				Tools: tools.Registry().Names(), Replayer: evolve.LoopReplayer{Store: c.Store, LLM: steps.LLM, Renderer: steps.Renderer}}}
+		}
+	}
+	return a, closeAll, nil
 }

@@ -32,7 +32,7 @@ func ParseQueues(s string) ([]string, error) {
 	for _, q := range strings.Split(s, ",") {
 		q = strings.TrimSpace(q)
 		if _, ok := Queues[q]; !ok {
-			return nil, fmt.Errorf("unknown queue %q: use any of edit, llm, render, diff (comma-separated) or all", q)
+			return nil, fmt.Errorf("unknown queue %q: use any of edit, llm, render, diff, evolve (comma-separated) or all", q)
 		}
 		if !slices.Contains(out, q) {
 			out = append(out, q)
@@ -52,6 +52,13 @@ const EditWorkflowName = "EditWorkflow"
 func register(w worker.Worker, q string, a *activities.Activities) {
 	if q == "edit" {
 		w.RegisterWorkflowWithOptions(workflows.EditWorkflow, workflow.RegisterOptions{Name: EditWorkflowName})
+	}
+	if q == "evolve" {
+		w.RegisterWorkflowWithOptions(workflows.EvolveWorkflow, workflow.RegisterOptions{Name: workflows.EvolveWorkflowName})
+		for name, fn := range a.Evolve.Functions() {
+			w.RegisterActivityWithOptions(fn, activity.RegisterOptions{Name: name})
+		}
+		return
 	}
 	fns := a.Functions()
 	for _, name := range queueActivities[q] {

@@ -18,10 +18,10 @@ const (
 
 // Roles maps the worker role names of `ace worker --queues` to task
 // queues, in start order of AllRoles.
-var Roles = map[string]string{"edit": QueueEdit, "llm": QueueLLM, "render": QueueRender, "diff": QueueDiff}
+var Roles = map[string]string{"edit": QueueEdit, "llm": QueueLLM, "render": QueueRender, "diff": QueueDiff, "evolve": QueueEvolve}
 
 // AllRoles lists every role.
-var AllRoles = []string{"edit", "llm", "render", "diff"}
+var AllRoles = []string{"edit", "llm", "render", "diff", "evolve"}
 
 // Activity names, as registered by workers and called by EditWorkflow.
 const (

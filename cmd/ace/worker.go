@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -57,7 +58,7 @@ SIGINT/SIGTERM stop gracefully: polling stops and in-flight activities finish
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&queues, "queues", "all", "comma-separated: edit, llm, render, diff (or all)")
+	cmd.Flags().StringVar(&queues, "queues", "all", "comma-separated: edit, llm, render, diff, evolve (or all)")
 	cmd.Flags().BoolVar(&dispatch, "dispatch", false, "also run the NATS dispatcher (ACE_JOBS -> EditWorkflow)")
 	cmd.Flags().IntVar(&renderPool, "render-pool", 2, "Chromium tabs for render workers")
 	rootCmd.AddCommand(cmd)
@@ -76,6 +77,17 @@ func startLocalWorkers(ctx context.Context, conn *workers.Conn, queues []string,
 	if err != nil {
 		closeSteps()
 		return nil, err
+	}
+	if slices.Contains(queues, "evolve") {
+		// The skill bank evolves on a schedule (issue 19); a worker that
+		// cannot make it still serves `ace skills evolve`.
+		every, err := workers.EvolveEvery()
+		if err == nil {
+			err = workers.EnsureEvolveSchedule(ctx, conn.Temporal, every)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "ace worker: %v; evolve rounds run only when asked (ace skills evolve)\n", err)
+		}
 	}
 	dctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})
