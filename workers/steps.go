@@ -15,17 +15,14 @@ import (
 	"github.com/acecanvas/ace/internal/tools"
 )
 
-// SkillBucket is the JetStream key-value bucket of a cluster's skill bank
-// (skills.NATSObjects): llm workers read it at route time and write turn
-// records to it; evolve workers evolve it.
-const SkillBucket = "ace-skills"
-
-// OpenSkillBank opens the cluster's skill bank (SkillBucket, created on
-// first use and seeded from the embedded seed bank).
+// OpenSkillBank opens the cluster's skill bank (the key-value bucket
+// skills.Bucket, created on first use and seeded from the embedded seed
+// bank): llm workers read it at route time and write turn records to it;
+// evolve workers evolve it.
 func OpenSkillBank(ctx context.Context, c *Conn) (*skills.Bank, error) {
-	kv, err := skills.OpenBucket(ctx, c.JS, SkillBucket)
+	kv, err := skills.OpenBucket(ctx, c.JS, "")
 	if err != nil {
-		return nil, fmt.Errorf("skill bank bucket %s: %w", SkillBucket, err)
+		return nil, fmt.Errorf("skill bank bucket %s: %w", skills.Bucket, err)
 	}
 	return skills.Open(ctx, skills.NATSObjects(kv))
 }
