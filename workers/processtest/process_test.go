@@ -91,10 +91,18 @@ type lineBuf struct {
 
 func start(t testing.TB, dataDir string, args ...string) *proc {
 	t.Helper()
+	return startWith(t, dataDir, nil, args...)
+}
+
+// startWith is start with env added after the defaults (a model server's
+// address, say).
+func startWith(t testing.TB, dataDir string, env []string, args ...string) *proc {
+	t.Helper()
 	cmd := exec.Command(ace(t), args...)
 	cmd.Dir = repoRoot(t)
 	cmd.Env = append(os.Environ(), "ACE_DATA_DIR="+dataDir, "ACE_TEMPORAL_ADDRESS=", "ACE_NATS_URL=", "ACE_REDIS_URL=",
 		"OPENAI_BASE_URL=", "OPENAI_API_KEY=", "ACE_AGENT_MODEL=")
+	cmd.Env = append(cmd.Env, env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	pipe, _ := cmd.StderrPipe()
 	cmd.Stdout = io.Discard
