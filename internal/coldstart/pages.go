@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // Page is one unit of documentation the seeder clusters and assigns: a
@@ -29,18 +30,20 @@ type Page struct {
 }
 
 // Gist is the page's first sentence (at most 160 bytes), the line the
-// clustering prompt shows for it.
+// clustering prompt shows for it: the first paragraph of prose (lines
+// joined, code fences, tables and comments skipped), cut after the first
+// ". " that a capital letter follows (so "e.g. 16:9" does not end it);
+// a page of only a table gives its first body row's cells.
 func (p Page) Gist() string {
-	text := p.Text
-	for _, line := range strings.Split(text, "\n") {
-		line = strings.TrimSpace(line)
-		if line != "" && !strings.HasPrefix(line, "|") && !strings.HasPrefix(line, "```") && !strings.HasPrefix(line, "<!--") {
-			text = line
+	text := firstProse(p.Text)
+	if text == "" {
+		text = firstTableRow(p.Text)
+	}
+	for i := 0; i+2 < len(text); i++ {
+		if text[i] == '.' && text[i+1] == ' ' && unicode.IsUpper(rune(text[i+2])) {
+			text = text[:i+1]
 			break
 		}
-	}
-	if i := strings.Index(text, ". "); i > 0 {
-		text = text[:i+1]
 	}
 	if len(text) > 160 {
 		cut := strings.LastIndex(text[:157], " ")
@@ -50,6 +53,56 @@ func (p Page) Gist() string {
 		text = text[:cut] + "..."
 	}
 	return text
+}
+
+// firstProse is the first paragraph outside fences, tables, headings and
+// HTML comments, its lines joined by spaces.
+func firstProse(text string) string {
+	var para []string
+	fenced := false
+	for line := range strings.SplitSeq(text, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") {
+			fenced = !fenced
+			if len(para) > 0 {
+				break
+			}
+			continue
+		}
+		prose := !fenced && t != "" && !strings.HasPrefix(t, "|") && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "<!--")
+		if prose {
+			para = append(para, t)
+		} else if len(para) > 0 {
+			break
+		}
+	}
+	return strings.Join(para, " ")
+}
+
+// firstTableRow is the first row after a table's "|---|" line, its cells
+// joined by " - " without backticks.
+func firstTableRow(text string) string {
+	afterRule := false
+	for line := range strings.SplitSeq(text, "\n") {
+		t := strings.TrimSpace(line)
+		if !strings.HasPrefix(t, "|") {
+			continue
+		}
+		if strings.HasPrefix(t, "|---") || strings.HasPrefix(t, "| ---") {
+			afterRule = true
+			continue
+		}
+		if afterRule {
+			var cells []string
+			for c := range strings.SplitSeq(strings.Trim(t, "|"), "|") {
+				if c = strings.TrimSpace(strings.ReplaceAll(c, "`", "")); c != "" {
+					cells = append(cells, c)
+				}
+			}
+			return strings.Join(cells, " - ")
+		}
+	}
+	return ""
 }
 
 var (

@@ -196,3 +196,22 @@ func FuzzParseThemes(f *testing.F) {
 		}
 	})
 }
+
+func TestGist(t *testing.T) {
+	byID := map[string]Page{}
+	for _, p := range realPages(t) {
+		byID[p.ID] = p
+	}
+	for id, want := range map[string]string{
+		"tools/crop_image":        "Crop a picture to an aspect ratio (centred, e.g. 1:1 for a square avatar, 16:9 for a banner) or by explicit side fractions, and/or switch between FILL...",
+		"tools/create_text":       "Create a TEXT node.",
+		"recipes/intro":           "A recipe is a YAML file that says, precisely, how to change every deck of a library: new brand colours and fonts, a renamed company, a footer on every...",
+		"recipes/steps":           "tool - the tool to call; batch_execute and read-only tools are refused (a recipe is already one batch)",
+		"recipes/expectations":    "A failed expectation fails the deck's edit (exit 3; in a batch the deck's outcome is `expectation_failed`), names the expectation's line, and lists the...",
+		"recipes/shape-of-a-file": "Every problem in a file is reported at once, each with its line and column, before any deck is touched: unknown keys, unknown tools, read-only tools, bad...",
+	} {
+		if got := byID[id].Gist(); got != want {
+			t.Errorf("%s: gist\n%q\nwant\n%q", id, got, want)
+		}
+	}
+}
