@@ -21,7 +21,36 @@ const (
 	// fraction of the theme's best page's, so a theme with one obvious
 	// page (equations: create_math) is not padded with chance matches.
 	RelativeCut = 0.4
+	// TitleWeight scales the title bonus: a page whose title words are
+	// the theme's words is about the theme even when its text is short.
+	// Without it a one-line tool page (set_series_color, set_stroke) lost
+	// to long pages that merely list many words (the recipe selector
+	// table) in the first real seeding run.
+	TitleWeight = 0.3
 )
+
+// genericTitleWords are tool-name verbs that name no operation; they
+// earn no title bonus (create_rectangle is not about "create a chart").
+var genericTitleWords = map[string]bool{"set": true, "get": true, "creat": true, "add": true}
+
+// titleShare is the share of a page title's words (generic verbs left
+// out) that the theme's tokens hold: 0 for a title of generic words only.
+func titleShare(title string, theme map[string]bool) float64 {
+	n, in := 0, 0
+	for _, t := range skills.Tokens(title) {
+		if genericTitleWords[t] {
+			continue
+		}
+		n++
+		if theme[t] {
+			in++
+		}
+	}
+	if n == 0 {
+		return 0
+	}
+	return float64(in) / float64(n)
+}
 
 // PageScore is one page given to a theme, with its score.
 type PageScore struct {
@@ -56,7 +85,9 @@ func ScoreText(p Page) string {
 
 // Assign gives each theme its pages: a page's score is
 // skills.Overlap(Tokens(theme.Text()), Tokens(ScoreText(page))), the
-// share of the theme's words the page uses; a theme keeps, best first
+// share of the theme's words the page uses, plus TitleWeight times the
+// share of the page title's words the theme uses (titleShare); a theme
+// keeps, best first
 // (ties in page order), at most PagesPerTheme pages scoring at least
 // MinPageScore and at least RelativeCut of its best score. It also
 // returns the ids of pages no theme took, in page order, for review.
@@ -69,9 +100,13 @@ func Assign(themes []Theme, pages []Page) ([]Assignment, []string) {
 	var out []Assignment
 	for _, th := range themes {
 		tt := skills.Tokens(th.Text())
+		in := map[string]bool{}
+		for _, t := range tt {
+			in[t] = true
+		}
 		scored := make([]PageScore, len(pages))
 		for i, p := range pages {
-			scored[i] = PageScore{Page: p.ID, Score: skills.Overlap(tt, pageTok[i])}
+			scored[i] = PageScore{Page: p.ID, Score: skills.Overlap(tt, pageTok[i]) + TitleWeight*titleShare(p.Title, in)}
 		}
 		slices.SortStableFunc(scored, func(a, b PageScore) int {
 			switch {

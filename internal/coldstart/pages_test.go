@@ -1,6 +1,7 @@
 package coldstart
 
 import (
+	"encoding/json"
 	"os"
 	"slices"
 	"strings"
@@ -213,5 +214,45 @@ func TestGist(t *testing.T) {
 		if got := byID[id].Gist(); got != want {
 			t.Errorf("%s: gist\n%q\nwant\n%q", id, got, want)
 		}
+	}
+}
+
+// TestAssignFirstRunThemes: with the 27 themes of the first real seeding
+// run, each theme's core tool pages are among its pages; before the
+// title bonus a one-line page lost to long pages that list many words
+// (set_series_color to the recipe selector table).
+func TestAssignFirstRunThemes(t *testing.T) {
+	var ans struct{ Themes []Theme }
+	if err := json.Unmarshal([]byte(fixture(t, "first-run-themes.json")), &ans); err != nil || len(ans.Themes) != 27 {
+		t.Fatalf("%d themes, %v", len(ans.Themes), err)
+	}
+	as, unassigned := Assign(ans.Themes, realPages(t))
+	got := map[string][]string{}
+	for _, a := range as {
+		for _, p := range a.Pages {
+			got[a.Theme] = append(got[a.Theme], strings.TrimPrefix(p.Page, "tools/"))
+		}
+	}
+	for theme, want := range map[string][]string{
+		"chart-styling":         {"set_chart_labels", "set_chart_legend", "set_series_color"},
+		"charts-from-data":      {"create_data_chart", "chart_to_table", "sync_chart_from_table"},
+		"shapes-and-decoration": {"create_rectangle", "create_ellipse", "set_corner_radius", "set_stroke", "set_gradient_fill"},
+		"layering-and-grouping": {"set_z_order", "ungroup_node", "set_opacity"},
+		"slide-structure":       {"create_slide", "delete_slide", "duplicate_slide", "reorder_slides", "set_sections"},
+		"text-typography":       {"set_text_font", "set_text_range_style", "set_text_decoration", "set_text_color"},
+		"speaker-notes":         {"set_slide_properties", "replace_text"},
+		"equations":             {"create_math"},
+	} {
+		for _, w := range want {
+			if !slices.Contains(got[theme], w) {
+				t.Errorf("%s lacks %s: %v", theme, w, got[theme])
+			}
+		}
+	}
+	if got["equations"][0] != "create_math" || len(got["smartart-diagrams"]) != 4 {
+		t.Errorf("equations %v, smartart %v", got["equations"], got["smartart-diagrams"])
+	}
+	if len(unassigned) > 14 {
+		t.Errorf("%d pages unassigned: %v", len(unassigned), unassigned)
 	}
 }
