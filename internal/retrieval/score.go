@@ -29,43 +29,64 @@ const (
 // App. C.2 Eq. 2): for each operation q, |tok(q) ∩ tok(desc)| / |tok(q)|
 // (skills.Overlap over skills.Tokens), plus NameBonus when a token of q
 // is a token of the skill's name, capped at 1; a skill's score is its
-// best operation's (the first such operation on a tie). The result has
-// one entry per skill, none starred, ordered by score (highest first),
-// then by name. It scores every skill it is given, whatever its status:
-// the caller passes the set the request is offered (Bank.Offered, the
-// stable skills; the replay gate's arm, a candidate).
+// best operation's. The result has one entry per skill, none starred,
+// ordered by score (highest first); equal scores are ordered by how many
+// of the skill's name tokens the scoring operation holds (the cap at 1
+// would otherwise erase the name bonus exactly where two descriptions
+// both hold every token of an operation: "delete slides" names
+// slide-structure, not find-and-replace-text), then by name. It scores
+// every skill it is given, whatever its status: the caller passes the
+// set the request is offered (Bank.Offered, the stable skills; the
+// replay gate's arm, a candidate).
 func Score(ops []string, bank []skills.Skill) []skills.Scored {
 	opToks := make([][]string, len(ops))
 	for i, op := range ops {
 		opToks[i] = skills.Tokens(op)
 	}
-	out := make([]skills.Scored, 0, len(bank))
+	type ranked struct {
+		skills.Scored
+		nameHits int
+	}
+	out := make([]ranked, 0, len(bank))
 	for _, s := range bank {
 		desc := skills.Tokens(s.Description)
 		name := skills.Tokens(s.Name)
-		sc := skills.Scored{Name: s.Name, Version: s.Version}
+		r := ranked{Scored: skills.Scored{Name: s.Name, Version: s.Version}}
 		for i, q := range opToks {
+			hits := 0
+			for _, t := range q {
+				if slices.Contains(name, t) {
+					hits++
+				}
+			}
 			v := skills.Overlap(q, desc)
-			if slices.ContainsFunc(q, func(t string) bool { return slices.Contains(name, t) }) {
+			if hits > 0 {
 				v += NameBonus
 			}
 			v = min(v, 1)
-			if v > sc.Score {
-				sc.Score, sc.Operation = v, ops[i]
+			if v > r.Score || (v == r.Score && v > 0 && hits > r.nameHits) {
+				r.Score, r.Operation, r.nameHits = v, ops[i], hits
 			}
 		}
-		out = append(out, sc)
+		out = append(out, r)
 	}
-	slices.SortStableFunc(out, func(a, b skills.Scored) int {
+	slices.SortStableFunc(out, func(a, b ranked) int {
 		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
+		case a.Score != b.Score:
+			if a.Score > b.Score {
+				return -1
+			}
 			return 1
+		case a.nameHits != b.nameHits:
+			return b.nameHits - a.nameHits
 		}
 		return strings.Compare(a.Name, b.Name)
 	})
-	return out
+	sc := make([]skills.Scored, len(out))
+	for i, r := range out {
+		sc[i] = r.Scored
+	}
+	return sc
 }
 
 // Flag stars the matches among scored (Score's order) and returns a copy

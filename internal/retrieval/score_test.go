@@ -62,10 +62,21 @@ func TestScoreIsOverlapPlusNameBonus(t *testing.T) {
 		t.Errorf("slide-structure on \"structure\": %v, want the name bonus %v alone", s.Score, NameBonus)
 	}
 	for i := 1; i < len(sc); i++ {
-		a, b := sc[i-1], sc[i]
-		if a.Score < b.Score || (a.Score == b.Score && a.Name > b.Name) {
-			t.Fatalf("not ordered by score then name at %d: %v", i, sc)
+		if sc[i-1].Score < sc[i].Score {
+			t.Fatalf("not ordered by score at %d: %v", i, sc)
 		}
+	}
+	// Equal scores: the skill whose name the operation holds more of
+	// first, then by name. Both descriptions hold every token of "delete
+	// slides"; only one name holds "slide".
+	tie := []skills.Skill{
+		{Name: "find-and-replace", Description: "delete a word on all slides"},
+		{Name: "slide-order", Description: "delete slides, reorder slides"},
+		{Name: "a-remover", Description: "delete slides"},
+	}
+	got := Score([]string{"delete slides"}, tie)
+	if got[0].Name != "slide-order" || got[0].Score != 1 || got[1].Name != "a-remover" || got[2].Name != "find-and-replace" || got[2].Score != 1 {
+		t.Fatalf("tie order %+v: want slide-order (named), then by name", got)
 	}
 }
 
