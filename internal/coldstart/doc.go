@@ -9,7 +9,8 @@
 //     every page's id, title and first sentence and proposes 20-30 themes,
 //     each with a user-worded description and keywords (ParseThemes).
 //  3. Assignment, no model: each theme gets at most PagesPerTheme pages
-//     by skills.Overlap of the shared tokenizer's tokens (Assign; the
+//     by skills.Overlap of the shared tokenizer's tokens plus a bonus for
+//     the page title's words (Assign; the
 //     constants there are ours, the paper leaves N open).
 //  4. Generation: one call per theme, in order, shows the theme, its
 //     pages, the tool whitelist (the tools those pages document or name,
