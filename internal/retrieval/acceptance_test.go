@@ -18,7 +18,7 @@ import (
 // (generic verb phrases, no names, numbers or colours, as distilSystem
 // asks), and the skills a reader expects starred (Want), written before
 // the test was run. Every Want skill must be starred and the best-scored
-// skill must be one of them. Flag stars 2-4 skills by design, so other
+// skill must be one of them or of Ok. Flag stars 2-4 skills by design, so other
 // skills may be starred beside them; Ok names those a reader would also
 // accept, and the share of starred skills in Want or Ok is logged as the
 // table's precision (measured, not asserted). An empty Want is a request
@@ -73,8 +73,8 @@ func checkPicks(t *testing.T, bank []skills.Skill, cases []pick) {
 				t.Errorf("%q: %s not starred; starred %v; scores %v", k.Instruction, w, got, brief(res.Scored))
 			}
 		}
-		if len(got) == 0 || !slices.Contains(k.Want, got[0]) {
-			t.Errorf("%q: best match %v, want one of %v; scores %v", k.Instruction, got, k.Want, brief(res.Scored))
+		if len(got) == 0 || !slices.Contains(append(slices.Clone(k.Want), k.Ok...), got[0]) {
+			t.Errorf("%q: best match %v, want one of %v or %v; scores %v", k.Instruction, got, k.Want, k.Ok, brief(res.Scored))
 		}
 		var extra []string
 		for _, n := range got {
@@ -107,30 +107,37 @@ func brief(sc []skills.Scored) []string {
 }
 
 // TestRetrievalPicksTheExpectedSkills is the acceptance table on the
-// fixture bank (testdata/bank); it moves to the seed bank when that
-// lands.
+// real seed bank (internal/skills/seed, skills.Seed): 20 instructions a
+// user might give, each with the skills a reader of the bank would pick,
+// and two requests no seed skill covers.
 func TestRetrievalPicksTheExpectedSkills(t *testing.T) {
-	all, _ := fixtureBank(t)
-	checkPicks(t, all, []pick{
+	seed, err := skills.Seed()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPicks(t, seed, []pick{
 		{"Change Berlin's Q3 revenue in the table on slide 4 to 1.2M", []string{"edit table cell value"}, []string{"table-cell-edits"}, nil},
 		{"Add a row for Madrid to the regional sales table and sort it by revenue", []string{"add table row", "sort table rows"}, []string{"table-cell-edits"}, nil},
-		{"Turn the revenue bar chart into a line chart", []string{"change chart type"}, []string{"chart-data-and-type"}, nil},
-		{"Update the chart on slide 6 with the Q4 numbers: 12, 15, 19", []string{"update chart data"}, []string{"chart-data-and-type"}, nil},
-		{"Make the title on slide 3 bold and a bit larger", []string{"make title bold", "change font size"}, []string{"text-typography"}, nil},
-		{"The subtitle overflows its box on slide 2; make it fit", []string{"fix text overflow"}, []string{"text-typography"}, nil},
-		{"Move slide 5 to the end of the deck", []string{"move slide to end"}, []string{"slide-structure"}, nil},
-		{"Insert an agenda slide after the title slide", []string{"insert agenda slide"}, []string{"slide-structure"}, nil},
-		{"Delete the two appendix slides", []string{"delete slides"}, []string{"slide-structure"}, nil},
+		{"Turn the revenue bar chart on slide 6 into a line chart", []string{"change chart type"}, []string{"chart-data-and-type"}, nil},
+		{"Show the values on the bars and move the legend to the bottom", []string{"add data labels to chart", "move chart legend"}, []string{"chart-styling"}, nil},
+		{"Make a pie chart from the market-share table on slide 3", []string{"create chart from table"}, []string{"charts-from-data"}, []string{"table-cell-edits", "chart-data-and-type"}},
+		{"Make the title on slide 3 bold and a bit larger", []string{"make title bold", "increase font size"}, []string{"text-typography"}, nil},
+		{"The subtitle on slide 2 runs out of its box; make it fit", []string{"fix text overflow"}, []string{"text-fit-and-boxes"}, nil},
+		{"Move slide 5 to the end and delete the two appendix slides", []string{"move slide to end", "delete slides"}, []string{"slide-structure"}, nil},
 		{"Swap the team photo on slide 8 for the new one", []string{"replace photo"}, []string{"pictures-and-images"}, nil},
-		{"Add alt text to every picture in the deck", []string{"add alt text to pictures"}, []string{"pictures-and-images"}, nil},
-		{"Put the Acme logo in the top-right corner of the cover", []string{"insert logo"}, []string{"pictures-and-images"}, nil},
-		{"Apply our brand colours #0B3D91 and #FC3D21 across the deck", []string{"apply brand colours to deck"}, []string{"theme-and-brand"}, nil},
-		{"Replace every use of the old orange with teal", []string{"replace colour everywhere"}, []string{"theme-and-brand"}, nil},
-		{"Line up the four cards on slide 7 and space them evenly", []string{"align cards in row", "distribute boxes evenly"}, []string{"layout-alignment"}, nil},
-		{"The boxes on slide 9 overlap; tidy the slide up", []string{"fix overlapping elements", "tidy cluttered slide"}, []string{"layout-alignment"}, nil},
-		{"Use the same title style on every slide", []string{"apply text style to every heading"}, []string{"bulk-restyle"}, []string{"text-typography"}},
-		{"Make sure no text in the deck is smaller than 12 pt", []string{"enforce minimum font size"}, []string{"bulk-restyle", "theme-and-brand"}, []string{"text-typography"}},
-		{"Translate the speaker notes into German", []string{"translate speaker notes"}, nil, nil},
-		{"Record a voice-over for the presentation", []string{"record voice-over"}, nil, nil},
+		{"Apply our brand colours #0B3D91 and #FC3D21 across the whole deck", []string{"apply brand colours"}, []string{"theme-and-brand"}, nil},
+		{"Line up the four cards on slide 7 and space them evenly", []string{"align cards", "space items evenly"}, []string{"layout-alignment"}, []string{"auto-layout"}},
+		{"Use the same title font and size on every slide", []string{"unify title font across slides"}, []string{"bulk-deck-migration"}, []string{"text-typography", "theme-and-brand"}},
+		{"Replace 'Acme Corp' with 'Acme Group' everywhere, speaker notes included", []string{"replace text everywhere"}, []string{"find-and-replace-text"}, []string{"speaker-notes"}},
+		{"Write speaker notes for each slide summarising its main point", []string{"write speaker notes"}, []string{"speaker-notes"}, nil},
+		{"Translate the slides into German but keep the formatting", []string{"translate slide text"}, []string{"translate-and-proofread"}, nil},
+		{"Add slide numbers and a confidentiality notice in the footer", []string{"add slide numbers", "add footer text"}, []string{"footers-and-slide-numbers"}, nil},
+		{"Turn the five bullet points on slide 4 into a process diagram", []string{"convert bullets to process diagram"}, []string{"smartart-diagrams"}, []string{"paragraphs-and-lists"}},
+		{"Connect the three boxes on slide 9 with arrows from left to right", []string{"connect boxes with arrows"}, []string{"flowcharts-and-connectors"}, nil},
+		{"Add the compound-interest formula under the title", []string{"insert formula"}, []string{"equations"}, nil},
+		{"Add alt text to every picture and fix the low-contrast text", []string{"add alt text", "fix low contrast text"}, []string{"accessibility"}, []string{"pictures-and-images"}},
+		// Not covered by any seed skill: a coverage gap each.
+		{"Embed the product demo video on slide 2", []string{"embed video"}, nil, nil},
+		{"Record a voice-over narration for the whole presentation", []string{"record narration"}, nil, nil},
 	})
 }
