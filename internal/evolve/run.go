@@ -146,6 +146,13 @@ func (s runnerSteps) GradeRecord(id string) (StepResult, error) {
 		evidence = DiffEvidence(s.r.Store)
 	}
 	ev, err := evidence(s.ctx, rec)
+	if errors.Is(err, store.ErrNotFound) {
+		// The edit ran on a store this round cannot read (an in-memory
+		// one): it can be neither graded nor replayed.
+		out.GaveUp = fmt.Sprintf("record %s: its decks are not in this store (%v)", rec.ID, err)
+		s.r.Log.printf("evolve: %s", out.GaveUp)
+		return out, nil
+	}
 	if err != nil {
 		return out, err
 	}
@@ -252,7 +259,13 @@ func (s runnerSteps) Propose(in ProposeInput) (ProposeResult, error) {
 	}
 	out.Proposal = &p
 	for _, rec := range replay {
-		out.Replay = append(out.Replay, rec.ID)
+		// A record whose origin deck is gone cannot be replayed; the gate
+		// measures the others.
+		if ok, err := s.r.Store.Has(s.ctx, rec.DeckRef); err != nil {
+			return out, err
+		} else if ok {
+			out.Replay = append(out.Replay, rec.ID)
+		}
 	}
 	return out, nil
 }
