@@ -193,7 +193,14 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	// The loop prints its table only at the end: say that work began.
 	fmt.Fprintf(stderr, "ace edit: %s (%s): editing; Ctrl-C stops it without writing anything\n", deckPath, plural(len(d.Slides), "slide"))
 
-	st := store.NewMemory()
+	var st store.Store = store.NewMemory()
+	if f.skills {
+		// The edit's turn record names its decks by ref; ace skills evolve
+		// grades and replays it later, so they must outlive this process.
+		if st, err = localSkillStore(); err != nil {
+			return fmt.Errorf("edit: --skills: %w", err)
+		}
+	}
 	if err := store.PutBlobs(ctx, st, blobs); err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/retrieval"
 	"github.com/acecanvas/ace/internal/skills"
+	"github.com/acecanvas/ace/internal/store"
 )
 
 // The edit summary names the starred skills with their scores and says
@@ -99,6 +100,17 @@ func TestEditWithSkillsUsesAndRecordsTheBank(t *testing.T) {
 	recs, err := bank.Records(ctx)
 	if err != nil || len(recs) != 1 || !recs[0].SkillsOn || recs[0].Instruction == "" || !strings.Contains(got, recs[0].ID) {
 		t.Fatalf("bank records %+v (%v)", recs, err)
+	}
+	// ace skills evolve replays the record later: its decks are kept in
+	// the local store, not in the edit's memory.
+	local, err := store.NewFS(filepath.Join(data, "store"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ref := range []string{recs[0].DeckRef, recs[0].FinalRef} {
+		if ok, err := local.Has(ctx, ref); !ok || err != nil {
+			t.Errorf("deck %s of the record is not in %s/store (%v)", ref, data, err)
+		}
 	}
 	html, err := os.ReadFile(page)
 	if err != nil || !strings.Contains(string(html), "<h2>Skills</h2>") {
