@@ -101,8 +101,11 @@ func TestValidateFindsEachProblem(t *testing.T) {
 
 func TestTokensFoldsPluralsAndStopwords(t *testing.T) {
 	got := strings.Join(Tokens("Recolouring the Tables and charts, updated series"), " ")
-	if got != "recolour tabl chart updat seri" {
+	if got != "recolor tabl chart updat seri" {
 		t.Fatalf("Tokens = %q", got)
+	}
+	if got := strings.Join(Tokens("Make the title colour grey"), " "); got != "titl color gray" {
+		t.Fatalf("Tokens = %q, want the verb dropped and the spellings folded", got)
 	}
 	if o := Overlap(Tokens("edit table cells"), Tokens(sample)); o != 1 {
 		t.Fatalf("overlap %v", o)

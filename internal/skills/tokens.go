@@ -15,11 +15,23 @@ var stopwords = map[string]bool{
 	"is": true, "are": true, "be": true, "it": true, "its": true, "this": true, "that": true, "as": true,
 	"all": true, "every": true, "each": true, "some": true, "any": true, "my": true, "our": true, "your": true,
 	"me": true, "we": true, "you": true, "i": true, "please": true, "so": true, "than": true, "then": true,
+	// Request verbs that name no operation ("make the title bold").
+	"make": true, "want": true, "need": true, "should": true, "can": true, "could": true, "would": true,
+}
+
+// spellings folds British spellings onto the American ones the tool
+// documentation uses, so "colour" in a request meets "color" in a skill.
+var spellings = map[string]string{
+	"colour": "color", "colours": "colors", "coloured": "colored", "colouring": "coloring",
+	"grey": "gray", "centre": "center", "centred": "centered", "organise": "organize", "organised": "organized",
+	"recolour": "recolor", "recoloured": "recolored", "recolouring": "recoloring", "emphasise": "emphasize",
+	"normalise": "normalize", "summarise": "summarize", "capitalise": "capitalize", "behaviour": "behavior",
 }
 
 // Tokens is the tokenizer that seeding, validation and retrieval share
 // (Designer-RSI App. G: one tokenizer for both): lowercased runs of
-// letters and digits, stopwords dropped, inflections
+// letters and digits, stopwords dropped, British spellings folded onto
+// American ones, inflections
 // folded by Stem, without repeats, in order of first appearance.
 func Tokens(s string) []string {
 	var out []string
@@ -29,6 +41,9 @@ func Tokens(s string) []string {
 	}) {
 		if stopwords[w] {
 			continue
+		}
+		if us, ok := spellings[w]; ok {
+			w = us
 		}
 		w = Stem(w)
 		if !seen[w] {
