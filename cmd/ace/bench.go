@@ -180,6 +180,11 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, suitePath string, f
 		}
 		defer closeBank()
 		h.Skills = bank
+		// Their turn records are replayed by ace skills evolve from the
+		// local store: keep each run's original deck there.
+		if h.Keep, err = localSkillStore(); err != nil {
+			return fmt.Errorf("bench: an arm has skills: on: %w", err)
+		}
 	}
 	if !f.noRender {
 		pool, err := render.NewPool(ctx, render.Options{Memo: cache.NewLRU(0, 0)})

@@ -58,6 +58,11 @@ type Harness struct {
 	// record their edits to (*skills.Bank); nil fails their runs at
 	// Route, saying so.
 	Skills runner.SkillBank
+	// Keep, when set, also holds the original deck and pictures of each
+	// run with skills on: its turn record names the deck by ref, and the
+	// evolve round replays it from there (ace skills evolve's local
+	// store). Each run's own store is in memory and ends with it.
+	Keep store.Store
 }
 
 // Run runs every task under every arm and seed, at most Concurrency at
@@ -188,6 +193,14 @@ func (h *Harness) runOne(ctx context.Context, t *bench.Task, a Arm, client, reju
 	origin, err := store.PutDeck(ctx, st, d)
 	if err != nil {
 		return fail(err)
+	}
+	if a.Skills && h.Keep != nil {
+		if err := store.PutBlobs(ctx, h.Keep, blobs); err != nil {
+			return fail(fmt.Errorf("keep the deck for the evolve round: %w", err))
+		}
+		if _, err := store.PutDeck(ctx, h.Keep, d); err != nil {
+			return fail(fmt.Errorf("keep the deck for the evolve round: %w", err))
+		}
 	}
 	req := a.Request(origin)
 	req.Instruction = t.Instruction

@@ -12,6 +12,7 @@ import (
 	"github.com/acecanvas/ace/internal/llm/llmtest"
 	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/skills"
+	"github.com/acecanvas/ace/internal/store"
 )
 
 // skillOps are the operations the scripted distiller answers per task.
@@ -61,7 +62,8 @@ func TestSkillsOnAndOffArmsArePaired(t *testing.T) {
 	if arms[0].Skills || !arms[1].Skills || len(arms[1].Notes) != 0 || !strings.HasSuffix(arms[1].Describe(srv.Config("", "")), "skills on") {
 		t.Fatalf("resolved arms %+v", arms)
 	}
-	h := &benchrun.Harness{Tasks: tasks, Arms: arms, Seeds: 1, LLM: srv.Config("", ""), Pool: pool, Skills: bank}
+	keep := store.NewMemory()
+	h := &benchrun.Harness{Tasks: tasks, Arms: arms, Seeds: 1, LLM: srv.Config("", ""), Pool: pool, Skills: bank, Keep: keep}
 	rows, _, err := h.Run(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -101,6 +103,10 @@ func TestSkillsOnAndOffArmsArePaired(t *testing.T) {
 	for _, tr := range recs {
 		if !tr.SkillsOn || tr.Instruction == "" || len(tr.Retrieved) == 0 || len(tr.Tools) == 0 {
 			t.Fatalf("turn record %s", dump(tr))
+		}
+		// The evolve round can read the recorded origin.
+		if _, err := store.GetDeck(ctx, keep, tr.DeckRef); err != nil {
+			t.Fatalf("the recorded origin %s was not kept: %v", tr.DeckRef, err)
 		}
 	}
 	// The paired comparison of the two arms, task by task.
