@@ -50,11 +50,28 @@ func (r *ToolRegistry) Markdown() string {
 	return b.String()
 }
 
+// paramRows lists a schema's parameters, required first, then by name;
+// an object parameter's fields follow it as "name.field" and an object
+// array's as "name[].field" (down to maxFieldDepth levels), with $refs
+// into the schema's $defs resolved, so the nested shapes the schemas
+// spell (a table cell's textColor, a chart series' values) are
+// documented too.
 func paramRows(schema json.RawMessage) [][4]string {
 	var s map[string]any
 	if json.Unmarshal(schema, &s) != nil {
 		return nil
 	}
+	defs, _ := s["$defs"].(map[string]any)
+	var rows [][4]string
+	objectRows(s, "", defs, 0, &rows)
+	return rows
+}
+
+// maxFieldDepth bounds how deep nested fields are listed (a recursive
+// type, such as a batch's operations, would otherwise never end).
+const maxFieldDepth = 2
+
+func objectRows(s map[string]any, prefix string, defs map[string]any, depth int, rows *[][4]string) {
 	props, _ := s["properties"].(map[string]any)
 	req := map[string]bool{}
 	if r, ok := s["required"].([]any); ok {
@@ -75,7 +92,6 @@ func paramRows(schema json.RawMessage) [][4]string {
 		}
 		return strings.Compare(a, b)
 	})
-	var rows [][4]string
 	for _, k := range names {
 		p, _ := props[k].(map[string]any)
 		yes := ""
@@ -83,9 +99,34 @@ func paramRows(schema json.RawMessage) [][4]string {
 			yes = "yes"
 		}
 		desc, _ := p["description"].(string)
-		rows = append(rows, [4]string{k, typeName(p), yes, strings.ReplaceAll(desc, "|", "\\|")})
+		*rows = append(*rows, [4]string{prefix + k, typeName(p), yes, strings.ReplaceAll(desc, "|", "\\|")})
+		if depth >= maxFieldDepth {
+			continue
+		}
+		if obj := resolve(p, defs); obj != nil {
+			objectRows(obj, prefix+k+".", defs, depth+1, rows)
+		} else if items, ok := p["items"].(map[string]any); ok {
+			if obj := resolve(items, defs); obj != nil {
+				objectRows(obj, prefix+k+"[].", defs, depth+1, rows)
+			}
+		}
 	}
-	return rows
+}
+
+// resolve returns p as an object schema with properties (following a
+// $ref into defs), or nil when it is not one.
+func resolve(p map[string]any, defs map[string]any) map[string]any {
+	if ref, ok := p["$ref"].(string); ok {
+		d, _ := defs[strings.TrimPrefix(ref, "#/$defs/")].(map[string]any)
+		p = d
+	}
+	if p == nil {
+		return nil
+	}
+	if _, ok := p["properties"].(map[string]any); !ok {
+		return nil
+	}
+	return p
 }
 
 func typeName(p map[string]any) string {
