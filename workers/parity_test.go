@@ -60,6 +60,12 @@ func repoRootTB(t testing.TB) string {
 // step and change the usage the test compares.
 func runWorkflow(t testing.TB, c *llm.Client, origin, instruction string) (*acev1.EditResult, string) {
 	t.Helper()
+	return runWorkflowWith(t, c, origin, instruction, nil)
+}
+
+// runWorkflowWith is runWorkflow with the request's options.
+func runWorkflowWith(t testing.TB, c *llm.Client, origin, instruction string, opts *acev1.EditOptions) (*acev1.EditResult, string) {
+	t.Helper()
 	conn := shared.conn
 	prev, prevCache := shared.acts.Steps.LLM, shared.acts.Steps.Cache
 	shared.acts.Steps.LLM, shared.acts.Steps.Cache = c, cache.NewLRU(cache.DefaultEntries, cache.DefaultMaxBytes)
@@ -69,7 +75,7 @@ func runWorkflow(t testing.TB, c *llm.Client, origin, instruction string) (*acev
 	id := fmt.Sprintf("parity-%d", time.Now().UnixNano())
 	run, err := conn.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: workflows.QueueEdit},
 		EditWorkflowName, workflows.EditInput{Request: &acev1.EditRequest{JobId: id, DeckName: "generated", DeckRef: origin,
-			Instruction: instruction, ExportFormat: "json"}})
+			Instruction: instruction, ExportFormat: "json", Options: opts}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,7 +86,7 @@ func (e *edit) loopRequest() editloop.Request {
 		RecipePath: e.req.RecipePath, ExportFormat: e.req.ExportFormat,
 		Policy:        policy.Config{Tau: o.GetTau(), MaxIterations: int(o.GetMaxIterations())},
 		MaxAgentTurns: int(o.GetMaxAgentTurns()), MaxSteps: int(o.GetMaxSteps()), VQ: o.GetVq(),
-		ContextMode: route.Mode(o.GetContextMode()), NoObservations: o.GetNoObservations()}
+		ContextMode: route.Mode(o.GetContextMode()), NoObservations: o.GetNoObservations(), Skills: o.GetSkills()}
 }
 
 func (e *edit) progressQuery() (Progress, error) {

@@ -29,7 +29,7 @@ func init() {
 		recipePath, instruction, outDir, batchID, format string
 		tau                                              float64
 		maxIter                                          int
-		asJSON, noWorkers, force                         bool
+		asJSON, noWorkers, force, useSkills              bool
 	)
 	cmd := &cobra.Command{
 		Use:   "batch [flags] DECK... ",
@@ -79,7 +79,10 @@ on.`,
 				return badInput(fmt.Errorf("--tau %g --max-iterations %d: want --tau in 0..5 and --max-iterations of 1 or more (0, or leaving a flag out, means its default: 4 and 3)", tau, maxIter))
 			}
 			edit := workers.Edit{Instruction: instruction, Format: format,
-				Options: &acev1.EditOptions{Tau: tau, MaxIterations: int32(maxIter)}}
+				Options: &acev1.EditOptions{Tau: tau, MaxIterations: int32(maxIter), Skills: useSkills}}
+			if useSkills && instruction == "" {
+				return badInput(errors.New("--skills needs an instruction (-i): a recipe compiles to tool calls and asks no model"))
+			}
 			if recipePath != "" {
 				abs, err := filepath.Abs(recipePath)
 				if err != nil {
@@ -123,6 +126,7 @@ on.`,
 	f.IntVar(&maxIter, "max-iterations", 0, "iteration budget T (default 3)")
 	f.BoolVar(&asJSON, "json", false, "print the summary as JSON on stdout")
 	f.BoolVar(&noWorkers, "no-workers", false, "do not run workers in this process (they run elsewhere: ace dev, ace worker)")
+	f.BoolVar(&useSkills, "skills", false, "use the skill bank (ace skills list) for each deck's edit and record the edits for ace skills evolve (the cluster's bucket bank)")
 	f.BoolVar(&force, "force", false, "replace symbolic links in the output directory with the files written there (the link itself, never the file it points to)")
 
 	status := &cobra.Command{

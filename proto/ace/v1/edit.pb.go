@@ -235,8 +235,13 @@ type EditOptions struct {
 	// Turn the agent's step observations off (an ablation): the submit
 	// gate still checks the layout.
 	NoObservations bool `protobuf:"varint,11,opt,name=no_observations,json=noObservations,proto3" json:"no_observations,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Use the skill bank (Designer-RSI): retrieval stars the skills that
+	// match the instruction in a catalog the agent reads with load_skill,
+	// and the edit's turn record goes to the bank for the evolve rounds.
+	// Ignored for a recipe without instruction steps.
+	Skills        bool `protobuf:"varint,12,opt,name=skills,proto3" json:"skills,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *EditOptions) Reset() {
@@ -342,6 +347,13 @@ func (x *EditOptions) GetContextMode() string {
 func (x *EditOptions) GetNoObservations() bool {
 	if x != nil {
 		return x.NoObservations
+	}
+	return false
+}
+
+func (x *EditOptions) GetSkills() bool {
+	if x != nil {
+		return x.Skills
 	}
 	return false
 }
@@ -1617,7 +1629,7 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"\aoptions\x18\a \x01(\v2\x13.ace.v1.EditOptionsR\aoptions\x12#\n" +
 	"\rexport_format\x18\b \x01(\tR\fexportFormat\x12\x1f\n" +
 	"\vrecipe_path\x18\t \x01(\tR\n" +
-	"recipePath\"\xef\x02\n" +
+	"recipePath\"\x87\x03\n" +
 	"\vEditOptions\x12\x10\n" +
 	"\x03tau\x18\x01 \x01(\x01R\x03tau\x12%\n" +
 	"\x0emax_iterations\x18\x02 \x01(\x05R\rmaxIterations\x12!\n" +
@@ -1632,7 +1644,8 @@ const file_ace_v1_edit_proto_rawDesc = "" +
 	"\tmax_steps\x18\t \x01(\x05R\bmaxSteps\x12!\n" +
 	"\fcontext_mode\x18\n" +
 	" \x01(\tR\vcontextMode\x12'\n" +
-	"\x0fno_observations\x18\v \x01(\bR\x0enoObservations\"\x9d\x03\n" +
+	"\x0fno_observations\x18\v \x01(\bR\x0enoObservations\x12\x16\n" +
+	"\x06skills\x18\f \x01(\bR\x06skills\"\x9d\x03\n" +
 	"\tIteration\x12\f\n" +
 	"\x01n\x18\x01 \x01(\x05R\x01n\x12\x1a\n" +
 	"\bsnapshot\x18\x02 \x01(\tR\bsnapshot\x12\x19\n" +
