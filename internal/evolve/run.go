@@ -170,13 +170,19 @@ func (s runnerSteps) GradeRecord(id string) (StepResult, error) {
 	return out, s.r.Bank.PutRecord(s.ctx, rec)
 }
 
-func (s runnerSteps) Widen(since int64) (WidenResult, error) {
-	var out WidenResult
+// read returns the bank's turn records and its skills (current versions).
+func (s runnerSteps) read() ([]skills.TurnRecord, []skills.Skill, error) {
 	records, err := s.r.Bank.Records(s.ctx)
 	if err != nil {
-		return out, err
+		return nil, nil, err
 	}
 	bank, err := s.r.Bank.List(s.ctx)
+	return records, bank, err
+}
+
+func (s runnerSteps) Widen(since int64) (WidenResult, error) {
+	var out WidenResult
+	records, bank, err := s.read()
 	if err != nil {
 		return out, err
 	}
@@ -187,11 +193,7 @@ func (s runnerSteps) Widen(since int64) (WidenResult, error) {
 }
 
 func (s runnerSteps) Plan(in PlanInput) (Plan, error) {
-	records, err := s.r.Bank.Records(s.ctx)
-	if err != nil {
-		return Plan{}, err
-	}
-	bank, err := s.r.Bank.List(s.ctx)
+	records, bank, err := s.read()
 	if err != nil {
 		return Plan{}, err
 	}
@@ -215,11 +217,7 @@ func (s runnerSteps) Plan(in PlanInput) (Plan, error) {
 
 func (s runnerSteps) Propose(in ProposeInput) (ProposeResult, error) {
 	var out ProposeResult
-	records, err := s.r.Bank.Records(s.ctx)
-	if err != nil {
-		return out, err
-	}
-	bank, err := s.r.Bank.List(s.ctx)
+	records, bank, err := s.read()
 	if err != nil {
 		return out, err
 	}
