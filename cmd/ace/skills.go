@@ -115,7 +115,7 @@ second form) is the current version.`,
 	var historyJSON bool
 	history := &cobra.Command{
 		Use:     "history NAME",
-		Short:   "List a skill's versions: what made each (seed, rewrite, mint, revert...), why, in which round, when",
+		Short:   "List a skill's versions (seed, rewrite, mint, revert...: why, which round, when) and its replay-gate runs, rejected ones included",
 		Args:    cobra.ExactArgs(1),
 		Example: "  ace skills history table-cell-edits",
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -134,7 +134,14 @@ second form) is the current version.`,
 				if err != nil {
 					return err
 				}
-				return printSkillHistory(cmd.OutOrStdout(), h, historyJSON)
+				if err := printSkillHistory(cmd.OutOrStdout(), h, historyJSON); err != nil || historyJSON {
+					return err
+				}
+				logs, err := b.GateLogs(ctx, "")
+				if err != nil {
+					return err
+				}
+				return printGateRuns(cmd.OutOrStdout(), name, logs)
 			})
 		},
 	}
@@ -381,6 +388,37 @@ func printSkillHistory(w io.Writer, h []skills.Change, asJSON bool) error {
 			round = "-"
 		}
 		fmt.Fprintf(tw, "v%d\t%s\t%s\t%s\t%s\n", c.Version, c.Kind, round, when, c.Reason)
+	}
+	return tw.Flush()
+}
+
+// printGateRuns lists the replay-gate runs of skill name, accepted or
+// not: a rejected rewrite or mint leaves no version, so this is where
+// it shows (Designer-RSI App. F: rejections are logged).
+func printGateRuns(w io.Writer, name string, logs []skills.GateLog) error {
+	var mine []skills.GateLog
+	for _, g := range logs {
+		if g.Skill == name {
+			mine = append(mine, g)
+		}
+	}
+	if len(mine) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "\nreplay-gate runs (%d):\n", len(mine))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ROUND\tKIND\tVERDICT\tWHEN (UTC)\tPER-RECORD r\tREASON")
+	for _, g := range mine {
+		verdict := "rejected"
+		if g.Accepted {
+			verdict = "accepted"
+		}
+		var rs []string
+		for _, r := range g.Records {
+			rs = append(rs, fmt.Sprintf("%.2f", r.R))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", g.Round, g.Kind, verdict,
+			time.UnixMilli(g.AtUnixMS).UTC().Format("2006-01-02 15:04:05"), strings.Join(rs, " "), g.Reason)
 	}
 	return tw.Flush()
 }

@@ -118,6 +118,17 @@ func TestSkillsShowDiffHistoryRevert(t *testing.T) {
 		!strings.Contains(lines[3], "revert") || !strings.Contains(lines[3], "restored v1's text: v2 confuses totals") {
 		t.Fatalf("history:\n%s", out)
 	}
+
+	// A rejected rewrite leaves no version; history shows its gate run.
+	if err := b.AppendGateLog(ctx, skills.GateLog{Round: "round-8", Kind: skills.ChangeRewrite, Skill: "table-cell-edits",
+		Records: []skills.GateRecord{{RecordID: "r1", R: 0.25}}, Reason: "record r1 regressed", AtUnixMS: 1}); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runSkillsCLI(t, "history", "table-cell-edits", "--bank", dir)
+	if code != 0 || !strings.Contains(out, "replay-gate runs (1):") || !strings.Contains(out, "round-8") ||
+		!strings.Contains(out, "rejected") || !strings.Contains(out, "0.25") || !strings.Contains(out, "record r1 regressed") {
+		t.Fatalf("history with a rejected gate run:\n%s", out)
+	}
 }
 
 func TestSkillsBadInputSaysTheFix(t *testing.T) {

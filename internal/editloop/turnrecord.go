@@ -71,11 +71,14 @@ func TurnRecordOf(rec *Record, req Request) skills.TurnRecord {
 		tr.Operations, tr.Retrieved, tr.Covered = sk.Operations, sk.Scored, sk.Covered
 	}
 	if kept := rec.Kept(); kept != nil {
-		tr.IF, tr.VQ, tr.GatePassed, tr.Critique = kept.Score, kept.VQ, kept.GatePassed, kept.Critique
+		tr.IF, tr.VQ, tr.GatePassed, tr.Critique, tr.Account = kept.Score, kept.VQ, kept.GatePassed, kept.Critique, kept.Account
 	} else {
 		for _, it := range rec.Iterations {
 			if it.Critique != "" {
 				tr.Critique = it.Critique
+			}
+			if it.Account != "" {
+				tr.Account = it.Account
 			}
 		}
 	}

@@ -14,7 +14,7 @@ Step 2, labels. Label each requirement from the evidence:
 - "met": the kept deck clearly satisfies it;
 - "partial": some of it is done, or done on some of the places it applies;
 - "not_met": absent, wrong, or not kept.
-Give a short concrete reason for every label other than "met" (what is missing or wrong, where). Believe the diff and the checks; the agent's account is a claim. If the layout gate blocked the edit or no edit was kept, whatever the edit would have changed is not in the deck: label those requirements not_met.
+Give a short concrete reason for every label other than "met" (what is missing or wrong, where). Believe the diff and the checks; the agent's account is a claim. If the layout gate blocked the edit or no edit was kept, whatever the edit would have changed is not in the deck: label those requirements not_met. The exception: a requirement about something the original deck does not have (a slide, table, row or chart it lacks), where the agent changed nothing there and its account says so, is met; inventing a substitute would have been wrong.
 
 Step 3, aesthetic. Rate how the kept result looks as a professional deck, ignoring whether it followed the instruction, as an integer 1-10: 3 or less weak, 6 passable, 8 professional, 9-10 exceptional. Judge from the diff and the layout evidence (overlaps, overflow, consistent fonts and alignment).
 

@@ -63,11 +63,18 @@ type Replayer interface {
 	Replay(ctx context.Context, rec skills.TurnRecord, arm Arm) (finalRef string, err error)
 }
 
-// JudgePair judges one replayed record (Designer-RSI App. F): the
+// JudgePair judges one replayed record (Designer-RSI App. F): two
+// identical kept decks are two ties with no model call; otherwise the
 // proposal arm's kept deck against the baseline's, both against the
 // origin, with judge.PairwiseBothOrders, as a gate record. Decks are read
 // from st.
 func JudgePair(ctx context.Context, j *judge.Judge, st store.Store, rec skills.TurnRecord, proposalRef, baselineRef string) (skills.GateRecord, []llm.Call, error) {
+	if proposalRef == baselineRef {
+		// Both arms kept the same deck (the same snapshot hash): nothing
+		// for a judge to prefer, so the record is two ties without a call
+		// (a relay tryout paid four calls to compare two no-ops).
+		return GateRecordOf(rec, judge.PairwiseTally{Ties: 2}), nil, nil
+	}
 	origin, err := store.GetDeck(ctx, st, rec.DeckRef)
 	if err != nil {
 		return skills.GateRecord{}, nil, fmt.Errorf("record %s: origin deck: %w", rec.ID, err)

@@ -129,11 +129,11 @@ func TestARoundReplaysThroughTheEditLoop(t *testing.T) {
 	cur := seedSkill(t, "table-cell-edits")
 	next := cur
 	next.Body = strings.Replace(cur.Body, "## Tips\n", "## Tips\nRe-read the table after inserting rows.\n", 1)
-	edit := func() []llmtest.Step {
+	edit := func(title string) []llmtest.Step {
 		return []llmtest.Step{
 			{Model: "router-m", Text: `{"mode": "MICRO_SPATIAL", "target_slides": [2], "reason": "slide 2"}`},
 			{Model: "router-m", Text: `{"operations": ["edit table cells"]}`},
-			{Model: "agent-m", ToolCalls: []llmtest.ToolCall{{Name: "set_text_content", Arguments: map[string]any{"nodeId": target, "text": "Careers, simply"}}}},
+			{Model: "agent-m", ToolCalls: []llmtest.ToolCall{{Name: "set_text_content", Arguments: map[string]any{"nodeId": target, "text": title}}}},
 			{Model: "agent-m", ToolCalls: []llmtest.ToolCall{{Name: "submit", Arguments: map[string]any{"summary": "done"}}}},
 			{Model: "judge-m", Text: `{"instruction_following_score": 5, "instruction_following_reason": "Done."}`},
 		}
@@ -148,7 +148,10 @@ func TestARoundReplaysThroughTheEditLoop(t *testing.T) {
 		{Model: "judge-m", Forever: true, WhenLast: "CHECKS (group", PassChecks: true},
 		{Model: "judge-m", Text: jsonText(map[string]string{"section": "Tips", "change": "re-read", "skill_md": string(next.Format())})},
 	}
-	steps = slices.Concat(steps, edit(), edit(), judged("A", "B"), edit(), edit(), judged("tie", "tie"))
+	// Record f1: the arms keep different decks and the judge prefers the
+	// proposal's in both orders (a win). Record f2: both arms keep the
+	// same deck, two ties with no judge call.
+	steps = slices.Concat(steps, edit("Careers, simply"), edit("Careers"), judged("A", "B"), edit("Careers, simply"), edit("Careers, simply"))
 	srv := llmtest.NewServer(t, &llmtest.Script{Name: t.Name(), Steps: steps})
 	cfg := srv.Config("agent-m", "judge-m")
 	cfg.RouterModel = "router-m"
@@ -184,5 +187,14 @@ func TestARoundReplaysThroughTheEditLoop(t *testing.T) {
 	}
 	if srv.Unserved() != 0 {
 		t.Errorf("%d scripted answers unused", srv.Unserved())
+	}
+	pairwise := 0
+	for _, r := range srv.Requests() {
+		if strings.Contains(r.Chat.Messages[len(r.Chat.Messages)-1].Content, "Which result better satisfies") {
+			pairwise++
+		}
+	}
+	if pairwise != 2 {
+		t.Errorf("%d pairwise calls, want 2 (record f1 both ways; f2's arms kept the same deck)", pairwise)
 	}
 }

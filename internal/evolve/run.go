@@ -56,22 +56,29 @@ type Report struct {
 
 // DiffEvidence is a record's evidence from the store: the JsonDiff of its
 // origin to its kept deck with the origin's snapshot (what the IF judge
-// read). The agent's account and the check and violation texts are not
-// in a turn record, so they stay empty.
+// read), or the origin's snapshot when nothing was kept, and the agent's
+// account. The check and violation texts are not in a turn record, so
+// they stay empty. A deck the store lacks is an error wrapping
+// store.ErrNotFound.
 func DiffEvidence(st store.Store) func(ctx context.Context, rec skills.TurnRecord) (Evidence, error) {
 	return func(ctx context.Context, rec skills.TurnRecord) (Evidence, error) {
-		if rec.FinalRef == "" || rec.FinalRef == rec.DeckRef {
-			return Evidence{}, nil
-		}
+		ev := Evidence{Account: rec.Account}
 		o, err := store.GetDeck(ctx, st, rec.DeckRef)
 		if err != nil {
-			return Evidence{}, fmt.Errorf("record %s: origin deck: %w", rec.ID, err)
+			return ev, fmt.Errorf("record %s: origin deck: %w", rec.ID, err)
+		}
+		if rec.FinalRef == "" || rec.FinalRef == rec.DeckRef {
+			// Nothing kept: the origin's snapshot lets the grader check a
+			// claim that the deck already had, or lacks, what was asked.
+			ev.Diff = "No edit was kept; the deck is the original:\n" + diff.Snapshot(o, diff.SnapshotBudget)
+			return ev, nil
 		}
 		f, err := store.GetDeck(ctx, st, rec.FinalRef)
 		if err != nil {
-			return Evidence{}, fmt.Errorf("record %s: kept deck: %w", rec.ID, err)
+			return ev, fmt.Errorf("record %s: kept deck: %w", rec.ID, err)
 		}
-		return Evidence{Diff: diff.Compute(o, f).Text(o)}, nil
+		ev.Diff = diff.Compute(o, f).Text(o)
+		return ev, nil
 	}
 }
 

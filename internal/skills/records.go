@@ -138,6 +138,10 @@ type TurnRecord struct {
 	FailedChecks int      `json:"failedChecks,omitempty"`
 	// Critique is the judge's critique of the kept iteration.
 	Critique string `json:"critique,omitempty"`
+	// Account is the agent's own one-line account of the kept (or last)
+	// iteration (its submit summary): a claim the grader weighs against
+	// the diff, as the IF judge does.
+	Account string `json:"account,omitempty"`
 	// Cost per rollout (App. D.6).
 	AgentTurns int   `json:"agentTurns"`
 	DurationMS int64 `json:"durationMs"`
