@@ -23,6 +23,11 @@ var Queues = workflows.Roles
 // AllQueues is every queue, in start order.
 var AllQueues = workflows.AllRoles
 
+// EditQueues are the queues an edit's workflow uses: every queue but
+// evolve. A self-hosted batch serves these only, so it neither opens a
+// renderer-backed evolve runner nor creates the evolve schedule at start.
+var EditQueues = []string{"edit", "llm", "render", "diff"}
+
 // ParseQueues checks a comma-separated --queues value.
 func ParseQueues(s string) ([]string, error) {
 	if strings.TrimSpace(s) == "" || s == "all" {

@@ -417,7 +417,7 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	// Workers (and Chromium) start once the input is known to be good: a
 	// refused batch id or unreadable decks are reported without the wait.
 	if ownWorkers {
-		if stopWorkers, err = startLocalWorkers(ctx, conn, workers.AllQueues, true); err != nil {
+		if stopWorkers, err = startLocalWorkers(ctx, conn, workers.EditQueues, true); err != nil {
 			return err
 		}
 	}
@@ -453,7 +453,7 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 			break
 		}
 		if ownWorkers {
-			if stopWorkers, err = startLocalWorkers(ctx, conn, workers.AllQueues, true); err != nil {
+			if stopWorkers, err = startLocalWorkers(ctx, conn, workers.EditQueues, true); err != nil {
 				done, failed, _, _ := st.Counts()
 				ferr = &stackLostError{batch: batch, lost: gone, why: fmt.Errorf("start workers: %w", err), finished: done + failed, total: len(st.Decks)}
 				break
