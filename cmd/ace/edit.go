@@ -70,7 +70,8 @@ the best earlier state; strict-peak selection picks the result.
 The model is any OpenAI-compatible server:
   OPENAI_BASE_URL   e.g. https://api.openai.com/v1, http://localhost:8000/v1 (vLLM),
                     http://localhost:11434/v1 (Ollama); empty = OpenAI
-  OPENAI_API_KEY    bearer token (local servers usually ignore it)
+  OPENAI_API_KEY    bearer token (local servers usually ignore it); or
+                    OPENAI_API_KEY_FILE, a file holding it
   ACE_AGENT_MODEL   the design agent's model (required)
   ACE_JUDGE_MODEL   the judge's model (default: the agent's)
   ACE_ROUTER_MODEL  the CARE router's model (default: the judge's)

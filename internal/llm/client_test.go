@@ -340,3 +340,29 @@ func TestReachable(t *testing.T) {
 		t.Fatalf("closed port: %v", err)
 	}
 }
+
+func TestAPIKeyFromFile(t *testing.T) {
+	srv := llmtest.Load(t, scriptPath(t, "llm-usage.yaml"))
+	keyFile := filepath.Join(t.TempDir(), "openai-key")
+	if err := os.WriteFile(keyFile, []byte("sk-from-a-mounted-secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("OPENAI_BASE_URL", srv.URL())
+	t.Setenv("ACE_AGENT_MODEL", "gpt-4.1")
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_API_KEY_FILE", keyFile)
+	cfg, err := llm.ConfigFromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ask(client(t, cfg)); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.Requests()[0].Header.Get("Authorization"); got != "Bearer sk-from-a-mounted-secret" {
+		t.Fatalf("Authorization = %q, want the file's key without its newline", got)
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-also-inline")
+	if _, err := llm.ConfigFromEnv(); err == nil || !strings.Contains(err.Error(), "OPENAI_API_KEY_FILE") || strings.Contains(err.Error(), "sk-") {
+		t.Fatalf("both set must be refused naming the settings, never the key: %v", err)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strconv"
 	"time"
+
+	"github.com/acecanvas/ace/internal/secret"
 )
 
 // Role says which configured model a request goes to.
@@ -95,7 +97,7 @@ func (c Config) withDefaults() Config {
 }
 
 // ConfigFromEnv reads the model configuration from the environment:
-// OPENAI_API_KEY, OPENAI_BASE_URL, ACE_AGENT_MODEL, ACE_JUDGE_MODEL,
+// OPENAI_API_KEY (or OPENAI_API_KEY_FILE, a file holding it), OPENAI_BASE_URL, ACE_AGENT_MODEL, ACE_JUDGE_MODEL,
 // ACE_ROUTER_MODEL, ACE_LLM_TIMEOUT (a Go duration, e.g. "90s"),
 // ACE_LLM_MAX_RETRIES, ACE_LLM_RPM, ACE_LLM_TPM, ACE_LLM_MAX_TOKENS and ACE_PRICES (a JSON
 // file path or inline JSON, merged over DefaultPrices). An unset model is
@@ -103,11 +105,15 @@ func (c Config) withDefaults() Config {
 func ConfigFromEnv() (Config, error) {
 	c := Config{
 		BaseURL:     os.Getenv("OPENAI_BASE_URL"),
-		APIKey:      os.Getenv("OPENAI_API_KEY"),
 		AgentModel:  os.Getenv("ACE_AGENT_MODEL"),
 		JudgeModel:  os.Getenv("ACE_JUDGE_MODEL"),
 		RouterModel: os.Getenv("ACE_ROUTER_MODEL"),
 	}
+	key, err := secret.Env("OPENAI_API_KEY")
+	if err != nil {
+		return c, err
+	}
+	c.APIKey = key
 	if v := os.Getenv("ACE_LLM_TIMEOUT"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 {
