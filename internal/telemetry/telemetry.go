@@ -1,9 +1,9 @@
 // Package telemetry sets up OpenTelemetry for ACE: a tracer provider and a
-// meter provider exporting over OTLP/gRPC when OTEL_EXPORTER_OTLP_ENDPOINT
-// is set (DESIGN.md §6: empty means no export), the W3C trace-context
-// propagator, and helpers that carry trace context through NATS message
-// headers so a span started by `ace batch` continues in the dispatcher and
-// the workflow.
+// meter provider exporting over OTLP (grpc or http/protobuf, per signal)
+// when an OTLP endpoint is set (DESIGN.md §6: empty means no export), the
+// W3C trace-context propagator, and helpers that carry trace context
+// through NATS message headers so a span started by `ace batch` continues
+// in the dispatcher and the workflow.
 //
 // The package does not import Temporal (internal/ never does); the
 // Temporal tracing interceptor is wired in workers/.
@@ -12,13 +12,13 @@ package telemetry
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/propagation"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/resource"
@@ -26,34 +26,88 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.26.0"
 )
 
-// Setup installs the global propagator always, and the OTLP trace and
-// metric exporters when OTEL_EXPORTER_OTLP_ENDPOINT is set (the exporters
-// read the standard OTEL_EXPORTER_OTLP_* variables themselves). service
+// ShutdownTimeout bounds the final flush of Setup's shutdown: spans and
+// metrics not delivered by then are dropped, so a process whose collector
+// is unreachable (or speaks the other protocol) exits at most this long
+// after its last output instead of retrying for a minute.
+const ShutdownTimeout = time.Second
+
+// warnings is where Setup's Warner writes (a test's buffer in tests).
+var warnings io.Writer = os.Stderr
+
+// MetricInterval is how often metrics are exported while a process runs;
+// shutdown exports the last values whatever the interval.
+const MetricInterval = 15 * time.Second
+
+// Setup installs the global propagator always and, for each signal whose
+// OTLP endpoint is set (ExportFromEnv: OTEL_EXPORTER_OTLP_ENDPOINT or
+// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT / _METRICS_ENDPOINT), its exporter
+// over the signal's protocol (OTEL_EXPORTER_OTLP_[SIGNAL_]PROTOCOL: grpc,
+// the default, or http/protobuf); the exporters read the other standard
+// OTEL_EXPORTER_OTLP_* variables (headers, timeout, compression, TLS)
+// themselves. The first failed export is printed on stderr with the
+// endpoint and the settings to check (Warner), later ones are not. service
 // names the process role ("ace-worker", "ace-batch"). The returned
-// shutdown flushes and stops the providers; it is never nil.
+// shutdown flushes and stops the providers within ShutdownTimeout (or
+// ctx's deadline, if sooner); it is never nil. A protocol ACE does not
+// speak is an error naming the variable.
 func Setup(ctx context.Context, service string) (shutdown func(context.Context) error, err error) {
 	otel.SetTextMapPropagator(propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}))
-	if os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT") == "" {
-		return func(context.Context) error { return nil }, nil
+	noop := func(context.Context) error { return nil }
+	traces, exportTraces, err := ExportFromEnv(SignalTraces, os.Getenv)
+	if err != nil {
+		return nil, err
 	}
+	metrics, exportMetrics, err := ExportFromEnv(SignalMetrics, os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	if !exportTraces && !exportMetrics {
+		return noop, nil
+	}
+	var exports []Export
+	if exportTraces {
+		exports = append(exports, traces)
+	}
+	if exportMetrics {
+		exports = append(exports, metrics)
+	}
+	warn := NewWarner(warnings, exports...)
+	otel.SetErrorHandler(warn)
 	res, err := resource.Merge(resource.Default(), resource.NewSchemaless(semconv.ServiceName(service)))
 	if err != nil {
 		return nil, err
 	}
-	te, err := otlptracegrpc.New(ctx)
-	if err != nil {
-		return nil, err
+	var stops []func(context.Context) error
+	if exportTraces {
+		te, err := traces.traceExporter(ctx)
+		if err != nil {
+			return nil, err
+		}
+		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(warnSpans{te, traces, warn}), sdktrace.WithResource(res))
+		otel.SetTracerProvider(tp)
+		stops = append(stops, tp.Shutdown)
 	}
-	me, err := otlpmetricgrpc.New(ctx)
-	if err != nil {
-		return nil, err
+	if exportMetrics {
+		me, err := metrics.metricExporter(ctx)
+		if err != nil {
+			return nil, err
+		}
+		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewPeriodicReader(warnMetrics{me, metrics, warn},
+			sdkmetric.WithInterval(MetricInterval))), sdkmetric.WithResource(res))
+		otel.SetMeterProvider(mp)
+		stops = append(stops, mp.Shutdown)
 	}
-	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(te), sdktrace.WithResource(res))
-	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewPeriodicReader(me, sdkmetric.WithInterval(15*time.Second))), sdkmetric.WithResource(res))
-	otel.SetTracerProvider(tp)
-	otel.SetMeterProvider(mp)
 	return func(ctx context.Context) error {
-		return errors.Join(tp.Shutdown(ctx), mp.Shutdown(ctx))
+		ctx, cancel := context.WithTimeout(ctx, ShutdownTimeout)
+		defer cancel()
+		errs := make([]error, len(stops))
+		var wg sync.WaitGroup
+		for i, stop := range stops {
+			wg.Go(func() { errs[i] = stop(ctx) })
+		}
+		wg.Wait()
+		return errors.Join(errs...)
 	}, nil
 }
 
