@@ -44,6 +44,11 @@ var Logger sdklog.Logger = sdklog.NewStructuredLogger(slog.New(slog.NewTextHandl
 // ACE_JOBS and ACE_EVENTS streams exist.
 func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 	c := &Conn{Config: cfg}
+	ring, err := cfg.PayloadRing()
+	if err != nil {
+		return nil, err
+	}
+	dc, fc := DataConverter(ring), FailureConverter(ring)
 	if cfg.Embedded() {
 		s, err := embedded.Start(cfg.DataDir)
 		if err != nil {
@@ -57,7 +62,6 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 			c.NATSURL = s.NATS
 		}
 	}
-	var err error
 	c.NC, err = nats.Connect(c.NATSURL, nats.Name("ace"), nats.MaxReconnects(-1), nats.ReconnectWait(500*time.Millisecond))
 	if err != nil {
 		c.Close()
@@ -76,7 +80,8 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 		return nil, fmt.Errorf("object store on %s: %w", c.NATSURL, err)
 	}
 	c.Temporal, err = client.DialContext(ctx, client.Options{HostPort: c.TemporalAddress, Namespace: cfg.Namespace,
-		Logger: Logger, Interceptors: Interceptors, MetricsHandler: metricsHandler})
+		Logger: Logger, Interceptors: Interceptors, MetricsHandler: metricsHandler,
+		DataConverter: dc, FailureConverter: fc})
 	if err != nil {
 		c.Close()
 		return nil, fmt.Errorf("connect to Temporal at %s: %w (check ACE_TEMPORAL_ADDRESS, or leave it empty for the embedded server)", c.TemporalAddress, err)
