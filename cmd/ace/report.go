@@ -57,7 +57,8 @@ ace batch writes the same report when it finishes.`,
 	rootCmd.AddCommand(cmd)
 }
 
-// writeBatchReport renders the before/after pictures of every finished deck
+// writeBatchReport pictures every finished deck's changed slides before
+// and after (the render steps' kept pictures, else rendered now)
 // and writes the batch's HTML report into dir.
 // A symbolic link among the report's files is refused unless replaceLinks
 // (ace batch --force), when the link itself is replaced.
@@ -72,7 +73,9 @@ func writeBatchReport(ctx context.Context, s store.Store, st *workers.State, sum
 			rcp, recipeName = r, r.Name
 		}
 	}
-	pool, err := render.NewPool(ctx, render.Options{Size: 1})
+	// The pictures the workflows' render steps kept in the store are read
+	// (store.Memo); Chromium starts only for a slide none pictured.
+	pool, err := render.NewPool(ctx, render.Options{Size: 1, Lazy: true, Pictures: store.Memo(s)})
 	if err != nil {
 		return "", fmt.Errorf("report: %w", err)
 	}

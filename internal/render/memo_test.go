@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/acecanvas/ace/internal/cache"
+	"github.com/acecanvas/ace/internal/store"
 )
 
 // A slide whose markup was rendered before comes from Options.Memo with
@@ -47,5 +48,52 @@ func TestMemoServesAnUnchangedSlideAndOnlyIt(t *testing.T) {
 	}
 	if p.MemoHits() != 1 || len(changed.Violations) != 0 {
 		t.Fatalf("a changed slide or another scale came from the memo: %d hits, %d violations", p.MemoHits(), len(changed.Violations))
+	}
+}
+
+// A slide pictured by one pool is read by another that shares its
+// Options.Pictures (store.Memo: the workflows' render steps and the batch
+// report), without starting a browser when that pool is lazy; a slide
+// never pictured, or a measurement without a picture, starts one.
+func TestPicturesAreSharedAndALazyPoolStartsOnlyForAMiss(t *testing.T) {
+	ctx := context.Background()
+	pictures := store.Memo(store.NewMemory())
+	first, err := NewPool(ctx, Options{Size: 1, Timeout: 30 * time.Second, Pictures: pictures})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	d := deck(text("t1", 100, 100, 400, 40, "Pictured once", 28, "#222222"))
+	made, err := first.Render(ctx, d, nil, Request{Images: true, Scale: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := first.Render(ctx, d, nil, Request{}); err != nil { // a measurement: no picture to keep
+		t.Fatal(err)
+	}
+	lazy, err := NewPool(ctx, Options{Size: 1, Timeout: 30 * time.Second, Pictures: pictures, Lazy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lazy.Close()
+	png, ok := lazy.Pictured(ctx, d, nil, 0, 0.5)
+	if !ok || string(png) != string(made.Slides[0].PNG) {
+		t.Fatalf("the kept picture: found %v, equal %v", ok, string(png) == string(made.Slides[0].PNG))
+	}
+	if _, ok := lazy.Pictured(ctx, d, nil, 0, 1); ok {
+		t.Fatal("a picture at another scale was found")
+	}
+	again, err := lazy.Render(ctx, d, nil, Request{Images: true, Scale: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lazy.BrowsersStarted() != 0 || string(again.Slides[0].PNG) != string(made.Slides[0].PNG) {
+		t.Fatalf("the kept slide: %d browsers started, same picture %v", lazy.BrowsersStarted(), string(again.Slides[0].PNG) == string(made.Slides[0].PNG))
+	}
+	if _, err := lazy.Render(ctx, d, nil, Request{}); err != nil {
+		t.Fatal(err)
+	}
+	if lazy.BrowsersStarted() != 1 {
+		t.Fatalf("a measurement nobody kept started %d browsers, want 1", lazy.BrowsersStarted())
 	}
 }

@@ -48,6 +48,17 @@ type Options struct {
 	// since the last step; the before/after report renders them again.
 	// A cache.Cache: in-process, or Redis shared by every render worker.
 	Memo cache.Cache
+	// Pictures, when set, also keeps every rendering that has a picture
+	// (Request.Images) under the same key, and is read when Memo misses:
+	// store.Memo, so a slide pictured once (a workflow's render step) is
+	// read, never rendered again, by every process that shares the store
+	// (the batch report, a later iteration on another worker).
+	Pictures cache.Cache
+	// Lazy defers starting the browsers to the first slide that is not
+	// served from Memo or Pictures: a pool whose slides were all rendered
+	// before never starts Chromium. A start failure is then the error of
+	// that slide's render.
+	Lazy bool
 }
 
 // FindChromium resolves the browser binary as Options.Chromium documents.
@@ -117,6 +128,10 @@ type Pool struct {
 	blocked  atomic.Int64 // requests failed by interception, for tests and logs
 	started  atomic.Int64 // browsers started, restarts included
 	memoHits atomic.Int64 // slides served from Options.Memo
+	// startMu serialises starting the browsers (at NewPool, or at the
+	// first render of a lazy pool); running is set once they run.
+	startMu sync.Mutex
+	running bool
 }
 
 // tab is one browser with one tab showing the shell page.
@@ -131,8 +146,8 @@ type tab struct {
 	blobBytes int
 }
 
-// NewPool starts o.Size browsers. ctx bounds the start only; the browsers
-// live until Close. Errors name the binary and the fix.
+// NewPool starts o.Size browsers (with o.Lazy, at the first slide to
+// render). ctx bounds the start only; the browsers live until Close. Errors name the binary and the fix.
 func NewPool(ctx context.Context, o Options) (*Pool, error) {
 	if o.Size <= 0 {
 		o.Size = 1
@@ -149,6 +164,33 @@ func NewPool(ctx context.Context, o Options) (*Pool, error) {
 	}
 	loadAssets()
 	p := &Pool{opts: o, exec: bin, idle: make(chan *tab, o.Size)}
+	if o.Lazy {
+		return p, nil
+	}
+	if err := p.start(ctx); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// start starts the pool's browsers unless they run (NewPool, or a lazy
+// pool's first render that needs one; after a failed start, the next
+// render tries again). ctx bounds the start only.
+func (p *Pool) start(ctx context.Context) error {
+	p.startMu.Lock()
+	defer p.startMu.Unlock()
+	if p.running {
+		return nil
+	}
+	if err := p.startTabs(ctx); err != nil {
+		return err
+	}
+	p.running = true
+	return nil
+}
+
+func (p *Pool) startTabs(ctx context.Context) error {
+	o := p.opts
 	type res struct {
 		t   *tab
 		err error
@@ -169,14 +211,34 @@ func NewPool(ctx context.Context, o Options) (*Pool, error) {
 			}
 			continue
 		}
-		p.tabs = append(p.tabs, r.t)
+		p.mu.Lock()
+		closed := p.closed
+		if !closed {
+			p.tabs = append(p.tabs, r.t)
+		}
+		p.mu.Unlock()
+		if closed {
+			r.t.close()
+			continue
+		}
 		p.idle <- r.t
 	}
 	if firstErr != nil {
-		p.Close()
-		return nil, firstErr
+		// Close what this start began (the pool stays usable: a lazy
+		// pool tries again on the next render).
+		p.mu.Lock()
+		tabs := p.tabs
+		p.tabs = nil
+		p.mu.Unlock()
+		for range tabs {
+			<-p.idle
+		}
+		for _, t := range tabs {
+			t.close()
+		}
+		return firstErr
 	}
-	return p, nil
+	return nil
 }
 
 // Blocked returns how many network requests the pool's pages attempted and
@@ -304,6 +366,9 @@ func (p *Pool) Close() error {
 
 // acquire takes an idle tab or waits for one.
 func (p *Pool) acquire(ctx context.Context) (*tab, error) {
+	if err := p.start(context.WithoutCancel(ctx)); err != nil {
+		return nil, err
+	}
 	select {
 	case t := <-p.idle:
 		return t, nil

@@ -196,7 +196,7 @@ func (p *Pool) renderSlide(ctx context.Context, d *scenegraph.Deck, assets scene
 	var png []byte
 	start := time.Now()
 	key := p.memoKey(markup, d.Width, d.Height, scale)
-	if raw, png = p.recall(ctx, key); raw != nil {
+	if raw, png = p.recall(ctx, key, scale > 0); raw != nil {
 		return p.slideResult(d, i, raw, png, notes, start), nil
 	}
 	for attempt := 0; ; attempt++ {
@@ -247,7 +247,7 @@ func (p *Pool) slideResult(d *scenegraph.Deck, i int, raw *rawSlide, png []byte,
 // renderer's own assets (shell, page script), so a new build never reuses
 // an old build's measurements.
 func (p *Pool) memoKey(markup string, w, h, scale float64) string {
-	if p.opts.Memo == nil {
+	if p.opts.Memo == nil && p.opts.Pictures == nil {
 		return ""
 	}
 	sum := sha256.New()
@@ -262,11 +262,20 @@ type memoEntry struct {
 	PNG []byte    `json:"png,omitempty"`
 }
 
-func (p *Pool) recall(ctx context.Context, key string) (*rawSlide, []byte) {
+func (p *Pool) recall(ctx context.Context, key string, pictured bool) (*rawSlide, []byte) {
 	if key == "" {
 		return nil, nil
 	}
-	b, ok := p.opts.Memo.Get(ctx, key)
+	var b []byte
+	ok := false
+	if p.opts.Memo != nil {
+		b, ok = p.opts.Memo.Get(ctx, key)
+	}
+	if !ok && pictured && p.opts.Pictures != nil {
+		if b, ok = p.opts.Pictures.Get(ctx, key); ok && p.opts.Memo != nil {
+			p.opts.Memo.Set(ctx, key, b, memoTTL)
+		}
+	}
 	if !ok {
 		return nil, nil
 	}
@@ -282,8 +291,15 @@ func (p *Pool) remember(ctx context.Context, key string, raw *rawSlide, png []by
 	if key == "" {
 		return
 	}
-	if b, err := json.Marshal(memoEntry{Raw: raw, PNG: png}); err == nil {
+	b, err := json.Marshal(memoEntry{Raw: raw, PNG: png})
+	if err != nil {
+		return
+	}
+	if p.opts.Memo != nil {
 		p.opts.Memo.Set(ctx, key, b, memoTTL)
+	}
+	if p.opts.Pictures != nil && len(png) > 0 {
+		p.opts.Pictures.Set(ctx, key, b, memoTTL)
 	}
 }
 
@@ -344,4 +360,21 @@ func roundPx(v float64) float64 { return math.Round(v*100) / 100 }
 
 func sortViolations(v []Violation) {
 	sort.SliceStable(v, func(i, j int) bool { return v[i].Key < v[j].Key })
+}
+
+// Pictured returns the PNG of slide i of d at scale (above 0) that an
+// earlier render made, from Options.Memo or Options.Pictures, without
+// rendering anything or starting a browser; ok is false when no render of
+// that markup at that scale was kept (or the pool keeps none).
+func (p *Pool) Pictured(ctx context.Context, d *scenegraph.Deck, assets scenegraph.AssetSource, i int, scale float64) (png []byte, ok bool) {
+	if d == nil || i < 0 || i >= len(d.Slides) || scale <= 0 {
+		return nil, false
+	}
+	markup, _, err := slideHTML(d, i, assets, nil)
+	if err != nil {
+		return nil, false
+	}
+	key := p.memoKey(markup, d.Width, d.Height, scale)
+	raw, png := p.recall(ctx, key, true)
+	return png, raw != nil && len(png) > 0
 }

@@ -25,7 +25,8 @@ const PageScale = 0.5
 
 // FromResult builds the page of one finished edit from its published
 // result: the origin and final snapshots come from the store, the changed
-// slides are rendered before and after with pool.
+// slides are pictured before and after with pool (Pairs: the pictures the
+// workflow's render steps kept are read, the others rendered).
 func FromResult(ctx context.Context, s store.Store, pool *render.Pool, r *acev1.EditResult, instruction string, rcp *recipe.Recipe, output string) (Edit, error) {
 	e := Edit{
 		Deck: r.DeckName, Output: output, Instruction: instruction,
@@ -79,7 +80,16 @@ func FromResult(ctx context.Context, s store.Store, pool *render.Pool, r *acev1.
 		return e, err
 	}
 	assets := store.Assets(ctx, s)
-	if e.Slides, err = Pairs(ctx, pool, origin, final, assets, assets, PageScale); err != nil {
+	// The kept iteration's snapshot, as its render step pictured it.
+	var drawn *scenegraph.Deck
+	if n := int(r.Selected); n > 0 && n <= len(r.Iterations) {
+		if ref := r.Iterations[n-1].Snapshot; ref != "" && ref != r.FinalSnapshot {
+			if drawn, err = store.GetDeck(ctx, s, ref); err != nil {
+				drawn = nil // the final snapshot is rendered instead
+			}
+		}
+	}
+	if e.Slides, err = pairs(ctx, pool, origin, final, drawn, assets, assets, PageScale); err != nil {
 		return e, err
 	}
 	return e, nil

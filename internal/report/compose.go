@@ -13,26 +13,60 @@ import (
 // touches every slide of a 300-slide deck shows the first MaxPairs.
 const MaxPairs = 60
 
-// Pairs renders the slides that differ between origin and current
-// (scenegraph.ChangedSlides: exact, unlike the capped JsonDiff) with the
-// pool and returns them side by side (at most MaxPairs). scale is the PNG scale
-// (0.5 gives 640x360 for a 16:9 PPTX).
+// Pairs pictures the slides that differ between origin and current
+// (scenegraph.ChangedSlides: exact, unlike the capped JsonDiff) and
+// returns them side by side (at most MaxPairs). scale is the PNG scale
+// (0.5 gives 640x360 for a 16:9 PPTX). A picture an earlier render kept
+// (the pool's render.Options.Memo or Pictures: the workflows' render
+// steps) is used as it is, at scale or at 1 (the judge's pictures); only
+// the others are rendered, with the pool (a lazy pool whose pictures are
+// all kept starts no browser).
 func Pairs(ctx context.Context, pool *render.Pool, origin, current *sg.Deck, originAssets, currentAssets sg.AssetSource, scale float64) ([]SlidePair, error) {
+	return pairs(ctx, pool, origin, current, nil, originAssets, currentAssets, scale)
+}
+
+// pairs is Pairs with drawn, when not nil, the snapshot whose render the
+// gate judged (the kept iteration's, before the measured geometry was
+// written back into current: the same picture, different bytes): its
+// kept pictures stand for current's slides.
+func pairs(ctx context.Context, pool *render.Pool, origin, current, drawn *sg.Deck, originAssets, currentAssets sg.AssetSource, scale float64) ([]SlidePair, error) {
 	ids := sg.ChangedSlides(origin, current)
 	if len(ids) > MaxPairs {
 		ids = ids[:MaxPairs]
 	}
-	var before, after []int
-	for _, id := range ids {
-		if _, i := origin.SlideByID(id); i >= 0 {
-			before = append(before, i)
+	kept := func(d *sg.Deck, assets sg.AssetSource, id string) []byte {
+		if d == nil {
+			return nil
 		}
-		if _, i := current.SlideByID(id); i >= 0 {
-			after = append(after, i)
+		_, i := d.SlideByID(id)
+		if i < 0 {
+			return nil
 		}
+		for _, sc := range []float64{scale, 1} {
+			if png, ok := pool.Pictured(ctx, d, assets, i, sc); ok {
+				return png
+			}
+		}
+		return nil
 	}
-	shots := func(deck *sg.Deck, assets sg.AssetSource, idx []int) (map[string][]byte, error) {
+	shots := func(deck, drawn *sg.Deck, assets sg.AssetSource) (map[string][]byte, error) {
 		out := map[string][]byte{}
+		var idx []int
+		for _, id := range ids {
+			_, i := deck.SlideByID(id)
+			if i < 0 {
+				continue
+			}
+			png := kept(drawn, assets, id)
+			if png == nil && drawn != deck {
+				png = kept(deck, assets, id)
+			}
+			if png != nil {
+				out[id] = png
+				continue
+			}
+			idx = append(idx, i)
+		}
 		if len(idx) == 0 {
 			return out, nil
 		}
@@ -45,11 +79,14 @@ func Pairs(ctx context.Context, pool *render.Pool, origin, current *sg.Deck, ori
 		}
 		return out, nil
 	}
-	b, err := shots(origin, originAssets, before)
+	if drawn == nil {
+		drawn = current
+	}
+	b, err := shots(origin, origin, originAssets)
 	if err != nil {
 		return nil, fmt.Errorf("render the original: %w", err)
 	}
-	a, err := shots(current, currentAssets, after)
+	a, err := shots(current, drawn, currentAssets)
 	if err != nil {
 		return nil, fmt.Errorf("render the edit: %w", err)
 	}

@@ -51,6 +51,13 @@ type Steps struct {
 	// ContextBudget bounds the routed context in o200k tokens
 	// (route.Bounded; 0 = ACE_CONTEXT_BUDGET, else 32,000).
 	ContextBudget int
+	// PictureScale, when above 0, makes RenderSlides picture the slides it
+	// renders without pictures too, at this scale (report.PageScale, 0.5),
+	// for the renderer's memo and its render.Options.Pictures: the batch
+	// report's before/after pictures are then read from the store, not
+	// rendered again. The pictures are not returned (RenderOutput.Images
+	// stays what the request asked for).
+	PictureScale float64
 	// Beat, when set, is told how many slides RenderSlides has rendered so
 	// far (the render activity heartbeats with it).
 	Beat func(ctx context.Context, slides int)
@@ -836,9 +843,14 @@ func (s *Steps) RenderSlides(ctx context.Context, ref string, ids []string, imag
 		sort.Ints(idx)
 	}
 	assets := store.Assets(ctx, s.Store)
+	req := render.Request{Images: images}
+	if !images && s.PictureScale > 0 {
+		req.Images, req.Scale = true, s.PictureScale
+	}
 	for len(idx) > 0 {
 		n := min(renderChunk, len(idx))
-		res, err := s.Renderer.Render(ctx, d, assets, render.Request{Slides: idx[:n], Images: images})
+		req.Slides = idx[:n]
+		res, err := s.Renderer.Render(ctx, d, assets, req)
 		if err != nil {
 			return out, fmt.Errorf("render %s: %w", ref, err)
 		}
@@ -852,7 +864,7 @@ func (s *Steps) RenderSlides(ctx context.Context, ref string, ids []string, imag
 			out.Measured = append(out.Measured, m)
 		}
 		for _, sl := range res.Slides {
-			if len(sl.PNG) == 0 {
+			if len(sl.PNG) == 0 || !images {
 				continue
 			}
 			pref, err := s.Store.Put(ctx, sl.PNG)

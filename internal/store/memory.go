@@ -12,6 +12,7 @@ import (
 type Memory struct {
 	mu    sync.RWMutex
 	blobs map[string][]byte
+	index map[string]string // Index: key -> ref
 }
 
 // NewMemory returns an empty in-process store.

@@ -207,3 +207,48 @@ func TestNATSReopenExistingBucket(t *testing.T) {
 		t.Fatalf("reopened bucket lost the blob: %q %v", got, err)
 	}
 }
+
+// memoContract checks Memo over s: a value set under a key is read back by
+// another Memo over the same store (another process sharing it), under that
+// key only; an unknown key is a miss.
+func memoContract(t *testing.T, s Store) {
+	ctx := context.Background()
+	val := randomBytes(t, 2048)
+	key := fmt.Sprintf("render:%x", randomBytes(t, 32))
+	m := Memo(s)
+	if m == nil {
+		t.Fatalf("%T keeps no index", s)
+	}
+	if _, ok := m.Get(ctx, key); ok {
+		t.Fatal("a key never set was a hit")
+	}
+	m.Set(ctx, key, val, 0)
+	got, ok := Memo(s).Get(ctx, key)
+	if !ok || !bytes.Equal(got, val) {
+		t.Fatalf("another memo over the same store: hit=%v, equal=%v", ok, bytes.Equal(got, val))
+	}
+	if _, ok := m.Get(ctx, key+"x"); ok {
+		t.Fatal("another key read the value")
+	}
+	if ok, err := s.Has(ctx, scenegraph.HashBytes(val)); err != nil || !ok {
+		t.Fatalf("the value is not a content-addressed blob: %v %v", ok, err)
+	}
+	if st := m.Stats(); st.Hits != 0 || st.Misses != 2 || st.Sets != 1 || st.Errors != 0 {
+		t.Fatalf("stats %+v, want 0 hits, 2 misses, 1 set, 0 errors", st)
+	}
+	if _, err := s.(Index).Lookup(ctx, "not-a-key"); err == nil {
+		t.Fatal("a malformed key was looked up without error")
+	}
+}
+
+func TestMemoMemory(t *testing.T) { memoContract(t, NewMemory()) }
+
+func TestMemoFS(t *testing.T) {
+	s, err := NewFS(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	memoContract(t, s)
+}
+
+func TestMemoNATS(t *testing.T) { memoContract(t, openNATS(t, localNATS)) }
