@@ -23,7 +23,7 @@ func NewFS(dir string) (*FS, error) {
 	if dir == "" {
 		return nil, errors.New("store: empty directory; set ACE_DATA_DIR")
 	}
-	if err := os.MkdirAll(filepath.Join(dir, "tmp"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "tmp"), 0o700); err != nil {
 		return nil, fmt.Errorf("store: create %s: %w", dir, err)
 	}
 	return &FS{dir: dir}, nil
@@ -41,7 +41,7 @@ func (s *FS) Put(ctx context.Context, data []byte) (string, error) {
 	if _, err := os.Stat(p); err == nil {
 		return ref, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return "", fmt.Errorf("store: %w", err)
 	}
 	f, err := os.CreateTemp(filepath.Join(s.dir, "tmp"), ref[:8]+"-*")
@@ -51,7 +51,7 @@ func (s *FS) Put(ctx context.Context, data []byte) (string, error) {
 	tmp := f.Name()
 	_, werr := f.Write(data)
 	if werr == nil {
-		werr = f.Chmod(0o644) // readable like the deck beside it (CreateTemp makes 0600)
+		werr = f.Chmod(0o600) // the owner only: objects hold confidential decks
 	}
 	if werr == nil {
 		werr = f.Sync()

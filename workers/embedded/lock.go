@@ -26,11 +26,11 @@ type DirLock struct {
 // error wrapping ErrLocked (naming the holder's pid when known) when another
 // process holds it.
 func LockDir(dir string) (*DirLock, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("data dir %s: %w (set ACE_DATA_DIR to a writable directory)", dir, err)
 	}
 	path := filepath.Join(dir, "ace.lock")
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}

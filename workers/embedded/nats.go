@@ -22,7 +22,7 @@ func (n *NATS) URL() string { return n.srv.ClientURL() }
 // hold the data directory's lock.
 func StartNATS(dir string) (*NATS, error) {
 	store := filepath.Join(dir, "jetstream")
-	if err := os.MkdirAll(store, 0o755); err != nil {
+	if err := os.MkdirAll(store, 0o700); err != nil {
 		return nil, fmt.Errorf("nats data dir %s: %w", store, err)
 	}
 	opts := &server.Options{

@@ -61,7 +61,7 @@ func Start(dataDir string) (*Stack, error) {
 	s.Temporal, s.NATS = s.temporal.HostPort(), s.nats.URL()
 	s.Started = time.Now().UTC().Format(time.RFC3339)
 	data, _ := json.MarshalIndent(s.Addresses, "", "  ")
-	if err := os.WriteFile(filepath.Join(dataDir, StackFile), append(data, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dataDir, StackFile), append(data, '\n'), 0o600); err != nil {
 		s.Stop()
 		return nil, fmt.Errorf("write %s: %w", StackFile, err)
 	}

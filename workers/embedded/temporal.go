@@ -47,7 +47,7 @@ func (t *Temporal) DBPath() string { return t.dbPath }
 // and above go to dir/temporal.log. The caller must hold the data
 // directory's lock (LockDir): two processes on one SQLite file corrupt it.
 func StartTemporal(dir string) (*Temporal, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("temporal data dir %s: %w", dir, err)
 	}
 	dbPath := filepath.Join(dir, "temporal.db")
