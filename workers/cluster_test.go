@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/acecanvas/ace/internal/cache"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 	"github.com/acecanvas/ace/workers/embedded"
 )
@@ -39,7 +40,7 @@ func TestBatchAgainstLocalServices(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	conn, err := Connect(ctx, Config{TemporalAddress: temporal.HostPort(), Namespace: embedded.Namespace,
-		NATSURL: "nats://127.0.0.1:4222", RedisURL: "redis://127.0.0.1:6379/0", DataDir: dir})
+		NATSURL: "nats://127.0.0.1:4222", Redis: cache.RedisConfig{URL: "redis://127.0.0.1:6379/0"}, DataDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/interceptor"
 	sdklog "go.temporal.io/sdk/log"
 
+	"github.com/acecanvas/ace/internal/secret"
 	"github.com/acecanvas/ace/internal/store"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 	"github.com/acecanvas/ace/workers/embedded"
@@ -42,7 +43,14 @@ var Logger sdklog.Logger = sdklog.NewStructuredLogger(slog.New(slog.NewTextHandl
 // Connect connects to cfg's addresses, starting (or attaching to) the
 // embedded stack under cfg.DataDir for the empty ones, and makes sure the
 // ACE_JOBS and ACE_EVENTS streams exist.
+//
+// Given addresses are reached with cfg's credentials and TLS (NATSAuth,
+// TemporalAuth); the embedded servers, on 127.0.0.1, plain. A refused
+// connection's error names the setting to fix and holds no secret.
 func Connect(ctx context.Context, cfg Config) (*Conn, error) {
+	if cfg.Err != nil {
+		return nil, cfg.Err
+	}
 	c := &Conn{Config: cfg}
 	ring, err := cfg.PayloadRing()
 	if err != nil {
@@ -62,10 +70,10 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 			c.NATSURL = s.NATS
 		}
 	}
-	c.NC, err = nats.Connect(c.NATSURL, nats.Name("ace"), nats.MaxReconnects(-1), nats.ReconnectWait(500*time.Millisecond))
+	c.NC, err = c.connectNATS("ace", cfg.NATSURL == "", nats.MaxReconnects(-1), nats.ReconnectWait(500*time.Millisecond))
 	if err != nil {
 		c.Close()
-		return nil, fmt.Errorf("connect to NATS at %s: %w (check ACE_NATS_URL, or leave it empty for the embedded server)", c.NATSURL, err)
+		return nil, err
 	}
 	if c.JS, err = jetstream.New(c.NC); err != nil {
 		c.Close()
@@ -77,14 +85,21 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 	}
 	if c.Store, err = store.NewNATS(ctx, c.JS, ""); err != nil {
 		c.Close()
-		return nil, fmt.Errorf("object store on %s: %w", c.NATSURL, err)
+		return nil, fmt.Errorf("object store on %s: %w", DisplayURL(c.NATSURL), err)
 	}
-	c.Temporal, err = client.DialContext(ctx, client.Options{HostPort: c.TemporalAddress, Namespace: cfg.Namespace,
+	opts := client.Options{HostPort: c.TemporalAddress, Namespace: cfg.Namespace,
 		Logger: Logger, Interceptors: Interceptors, MetricsHandler: metricsHandler,
-		DataConverter: dc, FailureConverter: fc})
+		DataConverter: dc, FailureConverter: fc}
+	if cfg.TemporalAddress != "" {
+		if err := cfg.Temporal.apply(&opts); err != nil {
+			c.Close()
+			return nil, err
+		}
+	}
+	c.Temporal, err = client.DialContext(ctx, opts)
 	if err != nil {
 		c.Close()
-		return nil, fmt.Errorf("connect to Temporal at %s: %w (check ACE_TEMPORAL_ADDRESS, or leave it empty for the embedded server)", c.TemporalAddress, err)
+		return nil, fmt.Errorf("connect to Temporal at %s: %s (%s)", c.TemporalAddress, secret.Redact(err.Error()), temporalHint(err))
 	}
 	return c, nil
 }

@@ -133,7 +133,7 @@ func TestRedisStoppedMidBatch(t *testing.T) {
 	srv := llmtest.NewServer(t, script)
 	cfg := srv.Config("agent-m", "judge-m")
 	cfg.RouterModel = "router-m"
-	lim := cache.NewLimiter(ctx, url, "llm:test", cache.Rate{RequestsPerMin: 6000, TokensPerMin: 10_000_000})
+	lim := cache.NewLimiter(ctx, cache.RedisConfig{URL: url}, "llm:test", cache.Rate{RequestsPerMin: 6000, TokensPerMin: 10_000_000})
 	defer lim.Close()
 	if !lim.Shared() {
 		t.Fatal("the limiter did not reach the test's Redis")
@@ -143,7 +143,7 @@ func TestRedisStoppedMidBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rc := cache.New(ctx, url)
+	rc := cache.New(ctx, cache.RedisConfig{URL: url})
 	defer rc.Close()
 	if rc.Stats().Backend != "redis" {
 		t.Fatalf("cache.New(%s) gave %+v", url, rc.Stats())

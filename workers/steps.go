@@ -39,8 +39,9 @@ const (
 // ACE_REDIS_URL is set, in-process otherwise) and the cache of routing
 // decisions and routed contexts (Route and Act run there: cache.New, Redis
 // shared by all workers when ACE_REDIS_URL is set, an in-process LRU
-// otherwise; a Redis outage is a miss); render and edit workers the
-// Chromium pool (with an in-process render memo).
+// otherwise; a Redis outage is a miss, refused credentials an error);
+// render and edit workers the Chromium pool (with an in-process render
+// memo).
 // The returned close function releases them.
 func NewActivities(ctx context.Context, c *Conn, queues []string, renderPool int) (*activities.Activities, func(), error) {
 	steps := &runner.Steps{Store: c.Store, Beat: activities.Beat}
@@ -58,13 +59,23 @@ func NewActivities(ctx context.Context, c *Conn, queues []string, renderPool int
 		if err != nil {
 			return nil, nil, fmt.Errorf("model config: %w", err)
 		}
-		if cfg.RPM > 0 || cfg.TPM > 0 || c.RedisURL != "" {
-			cfg.Limiter = cache.NewLimiter(ctx, c.RedisURL, "llm:"+cfg.BaseURL, cache.Rate{RequestsPerMin: cfg.RPM, TokensPerMin: cfg.TPM})
+		if cfg.RPM > 0 || cfg.TPM > 0 || c.Redis.URL != "" {
+			cfg.Limiter = cache.NewLimiter(ctx, c.Redis, "llm:"+cfg.BaseURL, cache.Rate{RequestsPerMin: cfg.RPM, TokensPerMin: cfg.TPM})
 		}
 		if steps.LLM, err = llm.New(cfg); err != nil {
 			return nil, nil, fmt.Errorf("model client: %w", err)
 		}
-		steps.Cache = cache.New(ctx, c.RedisURL)
+		if c.Redis.URL != "" {
+			// Refused credentials or certificates stop the worker here, naming
+			// the setting; an unreachable Redis does not (the cache misses).
+			r, err := cache.NewRedis(ctx, c.Redis)
+			if err != nil {
+				return nil, nil, err
+			}
+			steps.Cache = r
+		} else {
+			steps.Cache = cache.New(ctx, c.Redis)
+		}
 		closers = append(closers, func() { steps.Cache.Close() })
 	}
 	// Render workers render; edit workers apply tools (a recipe's compile,

@@ -168,7 +168,7 @@ on.`,
 // ACE_NATS_URL names (an embedded server's own URL is a fresh port each run
 // and tells the user nothing).
 func noBatchEvents(id string, conn *workers.Conn) error {
-	where := fmt.Sprintf("ACE_NATS_URL=%s", conn.NATSURL)
+	where := fmt.Sprintf("ACE_NATS_URL=%s", workers.DisplayURL(conn.NATSURL))
 	if workers.ConfigFromEnv().NATSURL == "" {
 		where = fmt.Sprintf("the embedded stack in ACE_DATA_DIR=%s", conn.DataDir)
 	}

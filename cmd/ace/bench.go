@@ -22,6 +22,7 @@ import (
 	"github.com/acecanvas/ace/internal/outfile"
 	"github.com/acecanvas/ace/internal/policy"
 	"github.com/acecanvas/ace/internal/render"
+	"github.com/acecanvas/ace/workers"
 )
 
 // benchFlags are the options of `ace bench`.
@@ -119,7 +120,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, suitePath string, f
 		return badInput(err)
 	}
 	if cfg.RPM > 0 || cfg.TPM > 0 {
-		lim := cache.NewLimiter(ctx, os.Getenv("ACE_REDIS_URL"), "llm:"+cfg.BaseURL, cache.Rate{RequestsPerMin: cfg.RPM, TokensPerMin: cfg.TPM})
+		lim := cache.NewLimiter(ctx, workers.ConfigFromEnv().Redis, "llm:"+cfg.BaseURL, cache.Rate{RequestsPerMin: cfg.RPM, TokensPerMin: cfg.TPM})
 		defer lim.Close()
 		cfg.Limiter = lim
 	}
@@ -169,7 +170,7 @@ func runBench(ctx context.Context, stdout, stderr io.Writer, suitePath string, f
 	defer results.Close()
 
 	h := &benchrun.Harness{Tasks: tasks, Arms: arms, Seeds: f.seeds, Concurrency: f.concurrency, LLM: cfg,
-		Cache: cache.New(ctx, os.Getenv("ACE_REDIS_URL")), Pictures: 2, Rejudge: f.rejudge, Resume: earlier}
+		Cache: cache.New(ctx, workers.ConfigFromEnv().Redis), Pictures: 2, Rejudge: f.rejudge, Resume: earlier}
 	defer h.Cache.Close()
 	if slices.ContainsFunc(arms, func(a benchrun.Arm) bool { return a.Skills }) {
 		// An arm with skills: on retrieves from the CLI's skill bank

@@ -48,7 +48,7 @@ with every worker in front of shared services. Stop with Ctrl-C.`,
 				return err
 			}
 			fmt.Printf("ACE_TEMPORAL_ADDRESS=%s\nACE_NATS_URL=%s\nACE_DATA_DIR=%s\nworkers: %v + dispatcher\n",
-				conn.TemporalAddress, conn.NATSURL, cfg.DataDir, workers.AllQueues)
+				conn.TemporalAddress, workers.DisplayURL(conn.NATSURL), cfg.DataDir, workers.AllQueues)
 			<-ctx.Done()
 			fmt.Fprintln(os.Stderr, "ace dev: stopping")
 			stopWorkers()

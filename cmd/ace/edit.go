@@ -32,6 +32,7 @@ import (
 	"github.com/acecanvas/ace/internal/store"
 	"github.com/acecanvas/ace/internal/telemetry"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
+	"github.com/acecanvas/ace/workers"
 	"github.com/acecanvas/ace/workflows"
 )
 
@@ -140,7 +141,7 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	if cfg.RPM > 0 || cfg.TPM > 0 {
 		// One budget per endpoint, shared by every process through Redis
 		// when ACE_REDIS_URL is set (in-process otherwise).
-		lim := cache.NewLimiter(ctx, os.Getenv("ACE_REDIS_URL"), "llm:"+cfg.BaseURL, cache.Rate{RequestsPerMin: cfg.RPM, TokensPerMin: cfg.TPM})
+		lim := cache.NewLimiter(ctx, workers.ConfigFromEnv().Redis, "llm:"+cfg.BaseURL, cache.Rate{RequestsPerMin: cfg.RPM, TokensPerMin: cfg.TPM})
 		defer lim.Close()
 		cfg.Limiter = lim
 	}
@@ -218,7 +219,7 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 	// Routing decisions and routed contexts: shared through Redis when
 	// ACE_REDIS_URL is set (a rerun of the same edit skips the router),
 	// in-process otherwise.
-	rc := cache.New(ctx, os.Getenv("ACE_REDIS_URL"))
+	rc := cache.New(ctx, workers.ConfigFromEnv().Redis)
 	defer rc.Close()
 	steps := &runner.Steps{Store: st, LLM: client, Cache: rc}
 	if f.skills {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"slices"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/route"
 	"github.com/acecanvas/ace/internal/scenegraph"
+	"github.com/acecanvas/ace/workers"
 )
 
 type routeFlags struct {
@@ -125,7 +125,7 @@ func runRoute(ctx context.Context, w io.Writer, path string, f routeFlags) error
 	}
 	var c cache.Cache
 	if !f.noCache {
-		c = cache.New(ctx, os.Getenv("ACE_REDIS_URL"))
+		c = cache.New(ctx, workers.ConfigFromEnv().Redis)
 		defer c.Close()
 	}
 	rep := routeReport{Deck: path, Slides: len(d.Slides), Encoding: f.encoding}

@@ -13,7 +13,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
@@ -212,9 +211,9 @@ func withSkillBank(cmd *cobra.Command, fn func(ctx context.Context, b *skills.Ba
 func openSkillBank(ctx context.Context, dir string) (*skills.Bank, string, func(), error) {
 	cfg := workers.ConfigFromEnv()
 	if dir == "" && cfg.NATSURL != "" {
-		nc, err := nats.Connect(cfg.NATSURL, nats.Name("ace skills"), nats.Timeout(5*time.Second))
+		nc, err := workers.ConnectNATS(cfg, "ace skills", 5*time.Second)
 		if err != nil {
-			return nil, "", nil, fmt.Errorf("skill bank: connect to NATS at %s: %w (check ACE_NATS_URL, or pass --bank DIR for a folder)", cfg.NATSURL, err)
+			return nil, "", nil, fmt.Errorf("skill bank: %w (or pass --bank DIR for a folder)", err)
 		}
 		js, err := jetstream.New(nc)
 		if err != nil {
@@ -226,7 +225,7 @@ func openSkillBank(ctx context.Context, dir string) (*skills.Bank, string, func(
 			nc.Close()
 			return nil, "", nil, err
 		}
-		where := fmt.Sprintf("bucket %s at %s", skills.Bucket, cfg.NATSURL)
+		where := fmt.Sprintf("bucket %s at %s", skills.Bucket, workers.DisplayURL(cfg.NATSURL))
 		b, err := skills.Open(ctx, skills.NATSObjects(kv))
 		if err != nil {
 			nc.Close()

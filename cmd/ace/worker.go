@@ -51,7 +51,7 @@ SIGINT/SIGTERM stop gracefully: polling stops and in-flight activities finish
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(os.Stderr, "ace worker: queues %v dispatch=%v temporal=%s nats=%s\n", qs, dispatch, conn.TemporalAddress, conn.NATSURL)
+			fmt.Fprintf(os.Stderr, "ace worker: queues %v dispatch=%v temporal=%s nats=%s\n", qs, dispatch, conn.TemporalAddress, workers.DisplayURL(conn.NATSURL))
 			<-ctx.Done()
 			fmt.Fprintln(os.Stderr, "ace worker: draining in-flight activities")
 			stopWorkers()

@@ -25,14 +25,14 @@ func benchCache(b *testing.B, c Cache, hit bool) {
 
 func BenchmarkRedisHit(b *testing.B) {
 	needRedis(b)
-	c := New(context.Background(), testRedis)
+	c := New(context.Background(), RedisConfig{URL: testRedis})
 	defer c.Close()
 	benchCache(b, c, true)
 }
 
 func BenchmarkRedisMiss(b *testing.B) {
 	needRedis(b)
-	c := New(context.Background(), testRedis)
+	c := New(context.Background(), RedisConfig{URL: testRedis})
 	defer c.Close()
 	benchCache(b, c, false)
 }
@@ -44,7 +44,7 @@ func BenchmarkLRUMiss(b *testing.B) { benchCache(b, NewLRU(0, 0), false) }
 func BenchmarkRedisLimiterWait(b *testing.B) {
 	rc := needRedis(b)
 	ctx := context.Background()
-	l := NewLimiter(ctx, testRedis, uniq("bench"), Rate{RequestsPerMin: 1 << 30, TokensPerMin: 1 << 30})
+	l := NewLimiter(ctx, RedisConfig{URL: testRedis}, uniq("bench"), Rate{RequestsPerMin: 1 << 30, TokensPerMin: 1 << 30})
 	defer l.Close()
 	defer rc.Del(ctx, l.Key())
 	for b.Loop() {

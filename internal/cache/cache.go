@@ -52,16 +52,17 @@ func Key(kind, snapshotHash, instruction, serializerVersion string) string {
 	return "ace:" + kind + ":" + hex.EncodeToString(h.Sum(nil))
 }
 
-// New returns the cache for redisURL: Redis (redis://[user:pass@]host:port/db,
-// rediss:// for TLS) when set, else an in-process LRU of DefaultEntries.
-// It never fails: an unparsable URL gives the in-process cache with the
-// parse error in Stats().LastError, and an unreachable server gives a
+// New returns the cache for rc: Redis (redis://[user:pass@]host:port/db,
+// rediss:// for TLS) when rc.URL is set, else an in-process LRU of
+// DefaultEntries. It never fails: a misconfiguration NewRedis reports
+// (unparsable URL, refused credentials, ...) gives the in-process cache
+// with the error in Stats().LastError, and an unreachable server gives a
 // Redis cache that misses until the server answers.
-func New(ctx context.Context, redisURL string) Cache {
-	if strings.TrimSpace(redisURL) == "" {
+func New(ctx context.Context, rc RedisConfig) Cache {
+	if strings.TrimSpace(rc.URL) == "" {
 		return NewLRU(DefaultEntries, DefaultMaxBytes)
 	}
-	r, err := NewRedis(ctx, redisURL)
+	r, err := NewRedis(ctx, rc)
 	if err != nil {
 		l := NewLRU(DefaultEntries, DefaultMaxBytes)
 		l.counters.setErr(err)

@@ -106,12 +106,12 @@ func TestLRUExpiresAndEvicts(t *testing.T) {
 }
 
 func TestNewWithoutURLIsInProcess(t *testing.T) {
-	c := New(context.Background(), "")
+	c := New(context.Background(), RedisConfig{})
 	defer c.Close()
 	if c.Stats().Backend != "memory" {
 		t.Fatalf("backend %s", c.Stats().Backend)
 	}
-	bad := New(context.Background(), "http://not-redis")
+	bad := New(context.Background(), RedisConfig{URL: "http://not-redis"})
 	if s := bad.Stats(); s.Backend != "memory" || !strings.Contains(s.LastError, "ACE_REDIS_URL") {
 		t.Fatalf("bad URL should degrade to memory with the reason: %+v", s)
 	}
@@ -120,7 +120,7 @@ func TestNewWithoutURLIsInProcess(t *testing.T) {
 func TestRedisRoundTripWithTTL(t *testing.T) {
 	rc := needRedis(t)
 	ctx := context.Background()
-	c := New(ctx, testRedis)
+	c := New(ctx, RedisConfig{URL: testRedis})
 	defer c.Close()
 	key := Key("test", uniq("snap"), "Translate the deck", "v1")
 	t.Cleanup(func() { rc.Del(ctx, key) })
@@ -137,7 +137,7 @@ func TestRedisRoundTripWithTTL(t *testing.T) {
 		t.Fatalf("TTL in Redis %v, want about 90s", ttl)
 	}
 	// A second client (another worker) sees the same entry.
-	other := New(ctx, testRedis)
+	other := New(ctx, RedisConfig{URL: testRedis})
 	defer other.Close()
 	if _, ok := other.Get(ctx, key); !ok {
 		t.Fatal("entry not shared between clients")
@@ -150,7 +150,7 @@ func TestRedisRoundTripWithTTL(t *testing.T) {
 func TestUnreachableRedisDegradesToMisses(t *testing.T) {
 	ctx := context.Background()
 	start := time.Now()
-	c := New(ctx, "redis://127.0.0.1:1/0") // nothing listens on port 1
+	c := New(ctx, RedisConfig{URL: "redis://127.0.0.1:1/0"}) // nothing listens on port 1
 	defer c.Close()
 	c.Set(ctx, "k", []byte("v"), time.Minute)
 	for range 100 {
@@ -211,7 +211,7 @@ func startRedis(t *testing.T) (string, func()) {
 func TestRedisStoppedMidUseDegradesThenRecovers(t *testing.T) {
 	url, stop := startRedis(t)
 	ctx := context.Background()
-	c := New(ctx, url)
+	c := New(ctx, RedisConfig{URL: url})
 	defer c.Close()
 	c.Set(ctx, "k", []byte("v"), time.Minute)
 	if _, ok := c.Get(ctx, "k"); !ok {

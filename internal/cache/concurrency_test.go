@@ -54,15 +54,15 @@ func concurrentBudget(t *testing.T, limiters ...*Limiter) {
 }
 
 func TestLocalLimiterUnderConcurrency(t *testing.T) {
-	concurrentBudget(t, NewLimiter(context.Background(), "", "conc", Rate{TokensPerMin: 60000}))
+	concurrentBudget(t, NewLimiter(context.Background(), RedisConfig{}, "conc", Rate{TokensPerMin: 60000}))
 }
 
 func TestRedisLimiterUnderConcurrency(t *testing.T) {
 	rc := needRedis(t)
 	ctx := context.Background()
 	name := uniq("conc")
-	a := NewLimiter(ctx, testRedis, name, Rate{TokensPerMin: 60000})
-	b := NewLimiter(ctx, testRedis, name, Rate{TokensPerMin: 60000})
+	a := NewLimiter(ctx, RedisConfig{URL: testRedis}, name, Rate{TokensPerMin: 60000})
+	b := NewLimiter(ctx, RedisConfig{URL: testRedis}, name, Rate{TokensPerMin: 60000})
 	defer a.Close()
 	defer b.Close()
 	t.Cleanup(func() { rc.Del(ctx, a.Key()) })

@@ -35,15 +35,15 @@ type Limiter struct {
 }
 
 // NewLimiter returns the limiter called name (e.g. the model) for rate,
-// shared through Redis at redisURL when set. An unparsable URL or an
-// unreachable server falls back to in-process buckets; it never fails.
-func NewLimiter(ctx context.Context, redisURL, name string, rate Rate) *Limiter {
+// shared through the Redis rc names when rc.URL is set. An unusable config
+// or an unreachable server falls back to in-process buckets; it never fails.
+func NewLimiter(ctx context.Context, rc RedisConfig, name string, rate Rate) *Limiter {
 	l := &Limiter{name: name, rate: rate}
 	l.local.init(rate)
-	if strings.TrimSpace(redisURL) == "" {
+	if strings.TrimSpace(rc.URL) == "" {
 		return l
 	}
-	opt, err := redis.ParseURL(redisURL)
+	opt, err := rc.Options()
 	if err != nil {
 		l.errs.Add(1)
 		return l

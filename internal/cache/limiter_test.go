@@ -22,14 +22,14 @@ func within(t *testing.T, what string, d, lo, hi time.Duration) {
 
 func TestLocalLimiterTokensPerMinute(t *testing.T) {
 	ctx := context.Background()
-	l := NewLimiter(ctx, "", "local-tpm", Rate{TokensPerMin: 60000}) // 1000 tokens/s
+	l := NewLimiter(ctx, RedisConfig{}, "local-tpm", Rate{TokensPerMin: 60000}) // 1000 tokens/s
 	within(t, "a full minute's budget", elapsed(func() { l.Wait(ctx, 60000) }), 0, 50*time.Millisecond)
 	within(t, "500 more tokens", elapsed(func() { l.Wait(ctx, 500) }), 400*time.Millisecond, 1200*time.Millisecond)
 }
 
 func TestLocalLimiterRequestsPerMinute(t *testing.T) {
 	ctx := context.Background()
-	l := NewLimiter(ctx, "", "local-rpm", Rate{RequestsPerMin: 240}) // 4/s
+	l := NewLimiter(ctx, RedisConfig{}, "local-rpm", Rate{RequestsPerMin: 240}) // 4/s
 	within(t, "240 requests", elapsed(func() {
 		for range 240 {
 			l.Wait(ctx, 0)
@@ -39,7 +39,7 @@ func TestLocalLimiterRequestsPerMinute(t *testing.T) {
 }
 
 func TestLimiterHonoursContext(t *testing.T) {
-	l := NewLimiter(context.Background(), "", "ctx", Rate{RequestsPerMin: 1})
+	l := NewLimiter(context.Background(), RedisConfig{}, "ctx", Rate{RequestsPerMin: 1})
 	l.Wait(context.Background(), 0)
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
@@ -55,7 +55,7 @@ func TestLimiterHonoursContext(t *testing.T) {
 
 func TestOversizedRequestIsSlowedNotRefused(t *testing.T) {
 	ctx := context.Background()
-	l := NewLimiter(ctx, "", "big", Rate{TokensPerMin: 60000})
+	l := NewLimiter(ctx, RedisConfig{}, "big", Rate{TokensPerMin: 60000})
 	if err := l.Wait(ctx, 250000); err != nil { // more than a minute's budget
 		t.Fatal(err)
 	}
@@ -66,8 +66,8 @@ func TestRedisLimiterIsSharedBetweenWorkers(t *testing.T) {
 	rc := needRedis(t)
 	ctx := context.Background()
 	name := uniq("shared")
-	a := NewLimiter(ctx, testRedis, name, Rate{RequestsPerMin: 6000, TokensPerMin: 60000})
-	b := NewLimiter(ctx, testRedis, name, Rate{RequestsPerMin: 6000, TokensPerMin: 60000})
+	a := NewLimiter(ctx, RedisConfig{URL: testRedis}, name, Rate{RequestsPerMin: 6000, TokensPerMin: 60000})
+	b := NewLimiter(ctx, RedisConfig{URL: testRedis}, name, Rate{RequestsPerMin: 6000, TokensPerMin: 60000})
 	defer a.Close()
 	defer b.Close()
 	t.Cleanup(func() { rc.Del(ctx, a.Key()) })
@@ -86,7 +86,7 @@ func TestRedisLimiterIsSharedBetweenWorkers(t *testing.T) {
 
 func TestRedisOutageFallsBackToLocalBuckets(t *testing.T) {
 	ctx := context.Background()
-	l := NewLimiter(ctx, "redis://127.0.0.1:1/0", "down", Rate{TokensPerMin: 60000})
+	l := NewLimiter(ctx, RedisConfig{URL: "redis://127.0.0.1:1/0"}, "down", Rate{TokensPerMin: 60000})
 	defer l.Close()
 	within(t, "first wait", elapsed(func() { l.Wait(ctx, 60000) }), 0, time.Second)
 	if l.Shared() || l.Errors() == 0 {

@@ -16,6 +16,9 @@ import (
 const (
 	RedisTimeout = 300 * time.Millisecond
 	Backoff      = 5 * time.Second
+	// ProbeTimeout bounds the first PING NewRedis sends to check the
+	// settings (credentials, certificates).
+	ProbeTimeout = 3 * time.Second
 )
 
 // Redis is the shared cache (go-redis v9, SET with PX expiry).
@@ -25,19 +28,34 @@ type Redis struct {
 	counters
 }
 
-// NewRedis connects to redisURL. It fails only on a malformed URL; an
-// unreachable server is not an error here (the cache misses until it
-// answers), so a worker starts even when Redis does not.
-func NewRedis(ctx context.Context, redisURL string) (*Redis, error) {
-	opt, err := redis.ParseURL(redisURL)
+// NewRedis connects to the Redis rc names. An unreachable server is not an
+// error here (the cache misses until it answers), so a worker starts even
+// when Redis does not; a misconfiguration that waiting cannot fix is: a
+// malformed URL, an unreadable TLS file, refused credentials, a server
+// certificate no configured CA signed. Those errors name the setting to
+// fix (ACE_REDIS_URL, ACE_REDIS_PASSWORD_FILE, ACE_REDIS_TLS_CA, ...).
+func NewRedis(ctx context.Context, rc RedisConfig) (*Redis, error) {
+	opt, err := rc.Options()
 	if err != nil {
-		return nil, fmt.Errorf("ACE_REDIS_URL %q: %w (want redis://host:6379/0)", redisURL, err)
+		return nil, err
+	}
+	// The first PING gets ProbeTimeout, not the fail-fast RedisTimeout: a
+	// TLS handshake on a busy machine can take longer than the latter, and
+	// this answer decides whether the settings are wrong.
+	probe := *opt
+	probe.DialTimeout, probe.ReadTimeout, probe.WriteTimeout, probe.PoolTimeout = ProbeTimeout, ProbeTimeout, ProbeTimeout, ProbeTimeout
+	probe.MaxRetries, probe.DialerRetries, probe.Protocol, probe.DisableIdentity = 0, 1, 2, true
+	pc := redis.NewClient(&probe)
+	pctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
+	err = pc.Ping(pctx).Err()
+	cancel()
+	pc.Close()
+	if refused := rc.Refused(err); refused != nil {
+		return nil, refused
 	}
 	tune(opt)
 	r := &Redis{client: redis.NewClient(opt)}
-	pctx, cancel := context.WithTimeout(ctx, RedisTimeout)
-	defer cancel()
-	if err := r.client.Ping(pctx).Err(); err != nil {
+	if err != nil {
 		r.fail(err)
 	}
 	return r, nil

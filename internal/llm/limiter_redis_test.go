@@ -19,8 +19,8 @@ func TestRedisLimiterIsSharedAcrossClients(t *testing.T) {
 	ctx := context.Background()
 	name := fmt.Sprintf("llm-test-%d", time.Now().UnixNano())
 	rate := cache.Rate{RequestsPerMin: 2, TokensPerMin: 1_000_000}
-	l1 := cache.NewLimiter(ctx, "redis://127.0.0.1:6379", name, rate)
-	l2 := cache.NewLimiter(ctx, "redis://127.0.0.1:6379", name, rate)
+	l1 := cache.NewLimiter(ctx, cache.RedisConfig{URL: "redis://127.0.0.1:6379"}, name, rate)
+	l2 := cache.NewLimiter(ctx, cache.RedisConfig{URL: "redis://127.0.0.1:6379"}, name, rate)
 	defer l1.Close()
 	defer l2.Close()
 	if !l1.Shared() || !l2.Shared() {

@@ -66,7 +66,7 @@ func TestARerunRoutesAndSerializesFromTheCache(t *testing.T) {
 // Redis listens: the edit runs exactly as without a cache, and the failure
 // shows up only in the cache's error count.
 func TestAnUnreachableRedisIsOnlyACacheMiss(t *testing.T) {
-	c := cache.New(context.Background(), "redis://127.0.0.1:1/0")
+	c := cache.New(context.Background(), cache.RedisConfig{URL: "redis://127.0.0.1:1/0"})
 	defer c.Close()
 	f := setup(t, "runner-stop-at-4.yaml", 1, 6, nil)
 	f.steps.Cache = c
