@@ -6,10 +6,13 @@ package deploy
 
 import (
 	"bytes"
+	"crypto/x509"
+	"encoding/pem"
 	"errors"
 	"io"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -184,6 +187,9 @@ func TestKubernetesManifests(t *testing.T) {
 	if str(byKind["Secret"]["ace-model"], "stringData.OPENAI_API_KEY") == "" {
 		t.Error("Secret ace-model lacks OPENAI_API_KEY")
 	}
+	cmEnv, _ := get(cm, "data").(map[string]any)
+	checkSecured(t, "ConfigMap ace-config", cmEnv)
+	authFiles, _ := get(byKind["Secret"]["ace-cluster-auth"], "stringData").(map[string]any)
 	served, dispatchers := map[string]bool{}, 0
 	if len(byKind["Deployment"]) < len(workflows.AllRoles) {
 		t.Errorf("%d Deployments, want one per worker role", len(byKind["Deployment"]))
@@ -212,6 +218,32 @@ func TestKubernetesManifests(t *testing.T) {
 			}
 			if n := str(ref, "secretRef.name"); n != "" && byKind["Secret"][n] == nil {
 				t.Errorf("Deployment %s: Secret %s does not exist", name, n)
+			}
+		}
+		mounted := map[string]string{} // mount path -> Secret
+		secrets := map[string]string{} // volume -> Secret
+		for _, v := range asList(get(d, "spec.template.spec.volumes")) {
+			if n := str(v, "secret.secretName"); n != "" {
+				if byKind["Secret"][n] == nil {
+					t.Errorf("Deployment %s: volume %s mounts Secret %s, which does not exist", name, str(v, "name"), n)
+				}
+				secrets[str(v, "name")] = n
+			}
+		}
+		for _, m := range asList(get(c, "volumeMounts")) {
+			if n, ok := secrets[str(m, "name")]; ok {
+				mounted[str(m, "mountPath")] = n
+			}
+		}
+		for k, v := range cmEnv {
+			path := toString(v)
+			if !strings.HasSuffix(k, "_FILE") && !strings.Contains(k, "_TLS_") || strings.HasSuffix(k, "_SERVER_NAME") {
+				continue
+			}
+			if mounted[filepath.Dir(path)] != "ace-cluster-auth" {
+				t.Errorf("Deployment %s: %s=%s is not in a mounted Secret ace-cluster-auth", name, k, path)
+			} else if authFiles[filepath.Base(path)] == nil {
+				t.Errorf("Deployment %s: %s=%s, but Secret ace-cluster-auth has no key %s", name, k, path, filepath.Base(path))
 			}
 		}
 		if g, _ := get(d, "spec.template.spec.terminationGracePeriodSeconds").(int); g <= 30 {
@@ -246,6 +278,16 @@ func TestComposeFile(t *testing.T) {
 	if !slices.Contains(strs(get(services, "nats.command")), "-js") {
 		t.Error("nats runs without JetStream (-js)")
 	}
+	// The servers read the config files gen-dev-certs.sh writes (auth, TLS).
+	for svc, conf := range map[string]string{"nats": "/etc/ace/secrets/nats.conf", "redis": "/etc/ace/secrets/redis.conf"} {
+		if !slices.Contains(strs(get(services, svc+".command")), conf) {
+			t.Errorf("%s does not run with %s (its password and TLS)", svc, conf)
+		}
+	}
+	if toString(get(services, "temporal.environment.TEMPORAL_TLS_REQUIRE_CLIENT_AUTH")) != "true" {
+		t.Error("temporal does not require client certificates (TEMPORAL_TLS_REQUIRE_CLIENT_AUTH)")
+	}
+	checkDevCerts(t)
 	served, dispatchers := map[string]bool{}, 0
 	for name, s := range services {
 		for _, dep := range dependsOn(get(s, "depends_on")) {
@@ -274,6 +316,17 @@ func TestComposeFile(t *testing.T) {
 			dispatchers++
 		}
 		env, _ := get(s, "environment").(map[string]any)
+		checkSecured(t, "service "+name, env)
+		for k, v := range env {
+			path := toString(v)
+			if (strings.HasSuffix(k, "_FILE") || strings.Contains(k, "_TLS_")) && !strings.HasSuffix(k, "_SERVER_NAME") &&
+				!strings.HasPrefix(path, "/etc/ace/secrets/") {
+				t.Errorf("service %s: %s=%s is not under /etc/ace/secrets (what gen-dev-certs.sh writes)", name, k, path)
+			}
+		}
+		if !slices.Contains(strs(get(s, "volumes")), "./deploy/compose:/etc/ace:ro") {
+			t.Errorf("service %s does not mount ./deploy/compose at /etc/ace", name)
+		}
 		for _, k := range []string{"ACE_TEMPORAL_ADDRESS", "ACE_NATS_URL", "ACE_REDIS_URL", "OTEL_EXPORTER_OTLP_ENDPOINT"} {
 			v := toString(env[k])
 			if v == "" {
@@ -316,6 +369,89 @@ func TestComposeFile(t *testing.T) {
 	if services[host] == nil {
 		t.Errorf("otel-collector.yaml exports to %q, which is no compose service", host)
 	}
+}
+
+// checkDevCerts runs gen-dev-certs.sh on a copy and checks it writes every
+// file docker-compose.yml names under /etc/ace/secrets, and that the
+// client and server certificates chain to its CA.
+func checkDevCerts(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("openssl"); err != nil {
+		t.Log("openssl not installed: gen-dev-certs.sh not run")
+		return
+	}
+	script, err := os.ReadFile(filepath.Join("compose", "gen-dev-certs.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "gen-dev-certs.sh"), script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("sh", filepath.Join(dir, "gen-dev-certs.sh")).CombinedOutput(); err != nil {
+		t.Fatalf("gen-dev-certs.sh: %v\n%s", err, out)
+	}
+	compose, err := os.ReadFile(filepath.Join("..", "docker-compose.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := regexp.MustCompile(`/etc/ace/secrets/([A-Za-z0-9.-]+)`).FindAllStringSubmatch(string(compose), -1)
+	if len(named) == 0 {
+		t.Fatal("docker-compose.yml names no file under /etc/ace/secrets")
+	}
+	for _, m := range named {
+		if _, err := os.Stat(filepath.Join(dir, "secrets", m[1])); err != nil {
+			t.Errorf("docker-compose.yml uses /etc/ace/secrets/%s, which gen-dev-certs.sh did not write", m[1])
+		}
+	}
+	pool := x509.NewCertPool()
+	caPEM, _ := os.ReadFile(filepath.Join(dir, "secrets", "ca.pem"))
+	if !pool.AppendCertsFromPEM(caPEM) {
+		t.Fatal("gen-dev-certs.sh: ca.pem holds no certificate")
+	}
+	for name, usage := range map[string]x509.ExtKeyUsage{"server.pem": x509.ExtKeyUsageServerAuth, "client.pem": x509.ExtKeyUsageClientAuth} {
+		data, _ := os.ReadFile(filepath.Join(dir, "secrets", name))
+		block, _ := pem.Decode(data)
+		if block == nil {
+			t.Errorf("gen-dev-certs.sh: %s holds no PEM block", name)
+			continue
+		}
+		cert, err := x509.ParseCertificate(block.Bytes)
+		if err != nil {
+			t.Errorf("gen-dev-certs.sh: %s: %v", name, err)
+			continue
+		}
+		opts := x509.VerifyOptions{Roots: pool, KeyUsages: []x509.ExtKeyUsage{usage}}
+		if usage == x509.ExtKeyUsageServerAuth {
+			opts.DNSName = "nats" // and redis, temporal: the compose services' names
+		}
+		if _, err := cert.Verify(opts); err != nil {
+			t.Errorf("gen-dev-certs.sh: %s does not verify against ca.pem: %v", name, err)
+		}
+	}
+}
+
+// checkSecured fails unless env reaches NATS, Redis and Temporal with
+// credentials over TLS.
+func checkSecured(t *testing.T, where string, env map[string]any) {
+	t.Helper()
+	if u := toString(env["ACE_NATS_URL"]); !strings.HasPrefix(u, "tls://") {
+		t.Errorf("%s: ACE_NATS_URL %s is not tls://", where, u)
+	}
+	if u := toString(env["ACE_REDIS_URL"]); !strings.HasPrefix(u, "rediss://") {
+		t.Errorf("%s: ACE_REDIS_URL %s is not rediss://", where, u)
+	}
+	for _, k := range []string{"ACE_NATS_USER", "ACE_NATS_PASSWORD_FILE", "ACE_NATS_TLS_CA", "ACE_REDIS_PASSWORD_FILE",
+		"ACE_REDIS_TLS_CA", "ACE_TEMPORAL_TLS_CA", "ACE_TEMPORAL_TLS_CERT", "ACE_TEMPORAL_TLS_KEY"} {
+		if toString(env[k]) == "" {
+			t.Errorf("%s: %s is not set (the cluster would run without authentication or TLS)", where, k)
+		}
+	}
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
 }
 
 func dependsOn(v any) []string {
