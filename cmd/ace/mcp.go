@@ -51,11 +51,16 @@ directory), symbolic links included; the opened deck is never written.`,
 	rootCmd.AddCommand(cmd)
 }
 
+// mcpBrowserStart bounds starting Chromium on the first render. A server
+// waits for clients on a machine busy with other work, so it allows more
+// than the renderer's default 30 s.
+const mcpBrowserStart = 2 * time.Minute
+
 func runMCP(ctx context.Context, f mcpFlags) error {
 	if f.timeout <= 0 {
 		return badInput(fmt.Errorf("mcp: --timeout %s: want a positive duration such as 30s", f.timeout))
 	}
-	srv, err := mcpserver.New(mcpserver.Config{Root: f.root, Version: version(), Render: render.Options{Timeout: f.timeout}})
+	srv, err := mcpserver.New(mcpserver.Config{Root: f.root, Version: version(), Render: render.Options{Timeout: f.timeout, StartTimeout: mcpBrowserStart}})
 	if err != nil {
 		return badInput(fmt.Errorf("mcp: --root: %w", err))
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -242,7 +243,11 @@ func (s *Server) actionHandler(t tools.Tool) mcp.ToolHandler {
 			if errors.As(err, &be) {
 				err = be.Err
 			}
-			return toolError(fmt.Errorf("%s: %w (nothing was changed)", t.Name, err)), nil
+			msg := err.Error()
+			if !strings.HasPrefix(msg, t.Name+":") {
+				msg = t.Name + ": " + msg
+			}
+			return toolError(errors.New(msg + " (nothing was changed)")), nil
 		}
 		out := actionResult{Snapshot: w.cur.Ref}
 		if len(results) > 0 {
