@@ -136,6 +136,11 @@ func natsHint(err error) string {
 		return "the server requires TLS: use tls:// in ACE_NATS_URL and set ACE_NATS_TLS_CA to the CA that signed its certificate"
 	case errors.Is(err, nats.ErrSecureConnWanted):
 		return "the server does not offer TLS: use nats:// in ACE_NATS_URL and unset ACE_NATS_TLS_*"
+	case strings.Contains(msg, "closed by remote after tls handshake"):
+		// TLS 1.3: a server that verifies client certificates does so after
+		// the handshake and hangs up (RFC 8446 §4.4.2.4), so the client may
+		// see a closed connection rather than the "certificate required" alert.
+		return "the server closed the TLS connection after the handshake, as one does that requires a client certificate: set ACE_NATS_TLS_CERT and ACE_NATS_TLS_KEY to a client certificate the server's CA signed"
 	}
 	if h := tlsconfig.Hint(err, NATSTLSSetting, "nats:// in ACE_NATS_URL and unset ACE_NATS_TLS_*"); h != "" {
 		return h

@@ -94,6 +94,13 @@ func (rc RedisConfig) Refused(err error) error {
 		if hint == "" && strings.HasPrefix(rc.URL, "redis://") && plainToTLS(err) {
 			hint = "the server closed the connection at once, as a TLS-only server does: use rediss:// in ACE_REDIS_URL and set ACE_REDIS_TLS_CA"
 		}
+		// Under TLS 1.3 a server that requires client certificates
+		// (tls-auth-clients yes) checks them after the handshake: the
+		// client without one sees the connection closed (EOF or a reset),
+		// not always the "certificate required" alert (RFC 8446 §4.4.2.4).
+		if hint == "" && strings.HasPrefix(rc.URL, "rediss://") && rc.TLS.Cert == "" && plainToTLS(err) {
+			hint = fmt.Sprintf("the server closed the TLS connection, as one does that requires a client certificate: set %s_CERT and %s_KEY to a client certificate the server's CA signed", RedisTLSSetting, RedisTLSSetting)
+		}
 	}
 	if hint == "" {
 		return nil
