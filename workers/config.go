@@ -2,13 +2,17 @@ package workers
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/acecanvas/ace/internal/cache"
 	"github.com/acecanvas/ace/internal/payloadcrypt"
 	"github.com/acecanvas/ace/internal/secret"
 	"github.com/acecanvas/ace/internal/tlsconfig"
+	"github.com/acecanvas/ace/workers/embedded"
 )
 
 // Config says where the infrastructure is and how to authenticate to it.
@@ -23,6 +27,14 @@ type Config struct {
 	NATS            NATSAuth
 	Redis           cache.RedisConfig // ACE_REDIS_*; empty URL: in-process cache and limiter
 	DataDir         string            // ACE_DATA_DIR, default ~/.ace
+	// Embed is where an embedded stack this process owns listens:
+	// ACE_TEMPORAL_PORT, ACE_TEMPORAL_UI_PORT ("off": no Web UI) and
+	// ACE_NATS_PORT, default embedded.DefaultTemporalPort, DefaultUIPort
+	// and DefaultNATSPort; 0 a free port. With no port set a taken
+	// default becomes a free port (AnyPortIfTaken; `ace dev` turns that
+	// off: its addresses are the ones people type). The zero value
+	// (tests): free ports, no UI.
+	Embed embedded.Options
 
 	// PayloadKeyFile is ACE_PAYLOAD_KEY_FILE: the 32-byte AES-256 key
 	// that encrypts every Temporal payload; empty: payloads in plain JSON.
@@ -75,6 +87,7 @@ func ConfigFromEnv() Config {
 		PayloadKeyFile:     os.Getenv(payloadcrypt.EnvKeyFile),
 		PayloadOldKeyFiles: payloadcrypt.SplitFiles(os.Getenv(payloadcrypt.EnvOldKeyFiles)),
 	}
+	c.Embed, errs = embedFromEnv(errs)
 	c.Err = errors.Join(errs...)
 	if c.Namespace == "" {
 		c.Namespace = "default"
@@ -87,6 +100,34 @@ func ConfigFromEnv() Config {
 		c.DataDir = filepath.Join(home, ".ace")
 	}
 	return c
+}
+
+// embedFromEnv reads the embedded stack's ports; a bad value is an error
+// naming the setting.
+func embedFromEnv(errs []error) (embedded.Options, []error) {
+	o := embedded.Options{UI: true, AnyPortIfTaken: true}
+	port := func(name string, def int, dst *int) {
+		v := strings.TrimSpace(os.Getenv(name))
+		if v == "" {
+			*dst = def
+			return
+		}
+		if name == "ACE_TEMPORAL_UI_PORT" && strings.EqualFold(v, "off") {
+			o.UI = false
+			return
+		}
+		o.AnyPortIfTaken = false
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 65535 {
+			errs = append(errs, fmt.Errorf("%s=%q: want a TCP port (0 to 65535; 0: any free port)", name, v))
+			return
+		}
+		*dst = n
+	}
+	port("ACE_TEMPORAL_PORT", embedded.DefaultTemporalPort, &o.TemporalPort)
+	port("ACE_TEMPORAL_UI_PORT", embedded.DefaultUIPort, &o.UIPort)
+	port("ACE_NATS_PORT", embedded.DefaultNATSPort, &o.NATSPort)
+	return o, errs
 }
 
 // tlsFilesFromEnv reads prefix_CA, prefix_CERT, prefix_KEY and

@@ -58,7 +58,7 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 	}
 	dc, fc := DataConverter(ring), FailureConverter(ring)
 	if cfg.Embedded() {
-		s, err := embedded.Start(cfg.DataDir)
+		s, err := embedded.StartWith(cfg.DataDir, cfg.Embed)
 		if err != nil {
 			return nil, fmt.Errorf("embedded stack in %s: %w", cfg.DataDir, err)
 		}

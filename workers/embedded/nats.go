@@ -17,18 +17,24 @@ type NATS struct {
 // URL is the client URL (nats://127.0.0.1:port).
 func (n *NATS) URL() string { return n.srv.ClientURL() }
 
-// StartNATS starts nats-server on a free 127.0.0.1 port with JetStream
-// storing streams and object stores under dir/jetstream. The caller must
-// hold the data directory's lock.
-func StartNATS(dir string) (*NATS, error) {
+// StartNATS is StartNATSAt on a free port.
+func StartNATS(dir string) (*NATS, error) { return StartNATSAt(dir, 0) }
+
+// StartNATSAt starts nats-server on 127.0.0.1:port (0: a free port) with
+// JetStream storing streams and object stores under dir/jetstream. The
+// caller must hold the data directory's lock.
+func StartNATSAt(dir string, port int) (*NATS, error) {
 	store := filepath.Join(dir, "jetstream")
 	if err := os.MkdirAll(store, 0o700); err != nil {
 		return nil, fmt.Errorf("nats data dir %s: %w", store, err)
 	}
+	if port == 0 {
+		port = server.RANDOM_PORT
+	}
 	opts := &server.Options{
 		ServerName: "ace-embedded",
 		Host:       "127.0.0.1",
-		Port:       server.RANDOM_PORT,
+		Port:       port,
 		JetStream:  true,
 		StoreDir:   store,
 		NoSigs:     true,

@@ -14,8 +14,11 @@ type Addresses struct {
 	PID      int    `json:"pid"`
 	Temporal string `json:"temporal"`
 	NATS     string `json:"nats"`
-	DataDir  string `json:"dataDir"`
-	Started  string `json:"started"`
+	// UI is the Temporal Web UI's base URL (http://127.0.0.1:port);
+	// empty when the owner serves none.
+	UI      string `json:"ui,omitempty"`
+	DataDir string `json:"dataDir"`
+	Started string `json:"started"`
 }
 
 // Stack is the embedded Temporal and NATS servers of one data directory.
@@ -29,6 +32,7 @@ type Stack struct {
 	lock     *DirLock
 	temporal *Temporal
 	nats     *NATS
+	ui       *WebUI
 }
 
 // StackFile is the file under the data directory where the owner writes
@@ -36,11 +40,18 @@ type Stack struct {
 // `ace batch` while `ace dev` runs).
 const StackFile = "stack.json"
 
-// Start starts (or attaches to) the embedded stack of dataDir. Temporal
-// keeps its SQLite file under dataDir/temporal, NATS its JetStream store
-// under dataDir/nats. If another live process owns the directory, Start
-// returns that process's addresses with Owned false.
-func Start(dataDir string) (*Stack, error) {
+// Start is StartWith with the zero Options: free ports, no Web UI.
+func Start(dataDir string) (*Stack, error) { return StartWith(dataDir, Options{}) }
+
+// StartWith starts (or attaches to) the embedded stack of dataDir, its
+// servers on the ports opts names. Temporal keeps its SQLite file under
+// dataDir/temporal, NATS its JetStream store under dataDir/nats. If
+// another live process owns the directory, StartWith returns that
+// process's addresses with Owned false (its ports, whatever opts says). A
+// port that is in use fails with an error wrapping ErrPortInUse that names
+// the setting to change (unless opts.AnyPortIfTaken), before any server
+// starts.
+func StartWith(dataDir string, opts Options) (*Stack, error) {
 	lock, err := LockDir(dataDir)
 	if errors.Is(err, ErrLocked) {
 		return attach(dataDir, err)
@@ -50,15 +61,27 @@ func Start(dataDir string) (*Stack, error) {
 	}
 	s := &Stack{Owned: true, lock: lock}
 	s.DataDir, s.PID = dataDir, os.Getpid()
-	if s.nats, err = StartNATS(filepath.Join(dataDir, "nats")); err != nil {
+	natsPort, temporalPort, uiPort, err := opts.pick()
+	if err != nil {
 		s.Stop()
 		return nil, err
 	}
-	if s.temporal, err = StartTemporal(filepath.Join(dataDir, "temporal")); err != nil {
+	if s.nats, err = StartNATSAt(filepath.Join(dataDir, "nats"), natsPort); err != nil {
+		s.Stop()
+		return nil, err
+	}
+	if s.temporal, err = StartTemporalAt(filepath.Join(dataDir, "temporal"), temporalPort); err != nil {
 		s.Stop()
 		return nil, err
 	}
 	s.Temporal, s.NATS = s.temporal.HostPort(), s.nats.URL()
+	if opts.UI {
+		if s.ui, err = StartWebUI(uiPort, s.Temporal, Namespace); err != nil {
+			s.Stop()
+			return nil, err
+		}
+		s.UI = s.ui.URL()
+	}
 	s.Started = time.Now().UTC().Format(time.RFC3339)
 	data, _ := json.MarshalIndent(s.Addresses, "", "  ")
 	if err := os.WriteFile(filepath.Join(dataDir, StackFile), append(data, '\n'), 0o600); err != nil {
@@ -66,6 +89,22 @@ func Start(dataDir string) (*Stack, error) {
 		return nil, fmt.Errorf("write %s: %w", StackFile, err)
 	}
 	return s, nil
+}
+
+// pick resolves opts' ports: each one given is checked free, 0 (and a
+// taken one with AnyPortIfTaken) becomes a free one. uiPort is 0 without
+// UI.
+func (o Options) pick() (natsPort, temporalPort, uiPort int, err error) {
+	if natsPort, err = pickPort(o.NATSPort, o.AnyPortIfTaken, "embedded NATS", "ACE_NATS_PORT"); err != nil {
+		return
+	}
+	if temporalPort, err = pickPort(o.TemporalPort, o.AnyPortIfTaken, "embedded Temporal frontend", "ACE_TEMPORAL_PORT"); err != nil {
+		return
+	}
+	if o.UI {
+		uiPort, err = pickPort(o.UIPort, o.AnyPortIfTaken, "Temporal Web UI", "ACE_TEMPORAL_UI_PORT")
+	}
+	return
 }
 
 // attach reads the owner's addresses; the lock error explains a missing
@@ -83,14 +122,19 @@ func attach(dataDir string, lockErr error) (*Stack, error) {
 	return nil, fmt.Errorf("%w; its %s is missing or unreadable: wait for it to finish starting, or set ACE_DATA_DIR to another directory", lockErr, path)
 }
 
-// Stop stops the servers this process owns (Temporal first, so workflow
-// tasks stop before the messages they publish) and releases the lock.
+// Stop stops the servers this process owns (the Web UI, then Temporal, so
+// workflow tasks stop before the messages they publish) and releases the
+// lock.
 // Attached stacks are left running.
 func (s *Stack) Stop() error {
 	if s == nil || !s.Owned {
 		return nil
 	}
 	var errs []error
+	if s.ui != nil {
+		s.ui.Stop()
+		s.ui = nil
+	}
 	if s.temporal != nil {
 		errs = append(errs, s.temporal.Stop())
 		s.temporal = nil

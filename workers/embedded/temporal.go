@@ -41,12 +41,17 @@ func (t *Temporal) HostPort() string { return t.hostPort }
 // DBPath is the SQLite file holding the server's state.
 func (t *Temporal) DBPath() string { return t.dbPath }
 
-// StartTemporal starts the four Temporal services (frontend, history,
-// matching, worker) in this process with SQLite at dir/temporal.db,
+// StartTemporal is StartTemporalAt on a free frontend port.
+func StartTemporal(dir string) (*Temporal, error) { return StartTemporalAt(dir, 0) }
+
+// StartTemporalAt starts the four Temporal services (frontend, history,
+// matching, worker) in this process with SQLite at dir/temporal.db, the
+// frontend on 127.0.0.1:frontendPort (0: a free port) and the others on
+// free ports,
 // creating the schema and the namespace on first use. Server logs at warn
 // and above go to dir/temporal.log. The caller must hold the data
 // directory's lock (LockDir): two processes on one SQLite file corrupt it.
-func StartTemporal(dir string) (*Temporal, error) {
+func StartTemporalAt(dir string, frontendPort int) (*Temporal, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("temporal data dir %s: %w", dir, err)
 	}
@@ -86,7 +91,13 @@ func StartTemporal(dir string) (*Temporal, error) {
 		return nil, fmt.Errorf("create namespace %q in %s: %w", Namespace, dbPath, err)
 	}
 
-	ports, err := freePorts(4)
+	var ports []int
+	if frontendPort == 0 {
+		ports, err = freePorts(4)
+	} else {
+		ports, err = freePorts(3, frontendPort)
+		ports = append([]int{frontendPort}, ports...)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -41,6 +41,12 @@ var (
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// Every child's embedded stack on free ports and without the Web UI:
+	// tests run side by side (and beside a developer's `ace dev` on the
+	// default ports).
+	for _, kv := range [][2]string{{"ACE_TEMPORAL_PORT", "0"}, {"ACE_NATS_PORT", "0"}, {"ACE_TEMPORAL_UI_PORT", "off"}} {
+		os.Setenv(kv[0], kv[1])
+	}
 	aceDir, _ = os.MkdirTemp("", "ace-processtest-")
 	code := m.Run()
 	os.RemoveAll(aceDir)
