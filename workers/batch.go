@@ -31,6 +31,10 @@ type Job struct {
 	// Edit is the batch's edit print, recorded with the deck's QUEUED
 	// event so a later run under the same batch id can be checked.
 	Edit EditPrint
+	// RequestRef is the store ref of Request (proto), recorded with the
+	// deck's QUEUED event (RequestHeader) so `ace batch retry` can run
+	// the deck again with the same edit.
+	RequestRef string
 }
 
 // EditPrint identifies what a batch does to every deck, part by part, so
@@ -47,6 +51,16 @@ type EditPrint struct {
 // EditHeader is the NATS header of a QUEUED event that carries the batch's
 // EditPrint (query-encoded). Events published before it existed have none.
 const EditHeader = "Ace-Edit"
+
+// RequestHeader is the NATS header of a QUEUED event that carries the
+// store ref of the deck's EditRequest (proto-encoded): what Retry runs
+// again. Events published before it existed have none.
+const RequestHeader = "Ace-Request"
+
+// RetryHeader marks a QUEUED event published by Retry (its value is the
+// deck's retry number, 1 for the first): the deck's earlier state and
+// result are dropped, and the events after it are the new run's.
+const RetryHeader = "Ace-Retry"
 
 func newEditPrint(e Edit, recipeRef string) EditPrint {
 	p := EditPrint{Recipe: recipeRef, Format: e.Format}
@@ -148,10 +162,28 @@ func PrepareJobs(ctx context.Context, s store.Store, batch string, paths []strin
 	} else if err := acev1.ValidToken(batch); err != nil {
 		return "", nil, fmt.Errorf("batch id: %w", err)
 	}
-	for _, j := range jobs {
+	for i, j := range jobs {
 		j.Request.BatchId, j.Request.JobId = batch, acev1.JobID(batch, j.Key)
+		ref, err := putRequest(ctx, s, j.Request)
+		if err != nil {
+			return "", nil, err
+		}
+		jobs[i].RequestRef = ref
 	}
 	return batch, jobs, nil
+}
+
+// putRequest stores req (proto) and returns its ref.
+func putRequest(ctx context.Context, s store.Store, req *acev1.EditRequest) (string, error) {
+	b, err := (proto.MarshalOptions{Deterministic: true}).Marshal(req)
+	if err != nil {
+		return "", err
+	}
+	ref, err := s.Put(ctx, b)
+	if err != nil {
+		return "", fmt.Errorf("store the edit request of %s: %w", req.JobId, err)
+	}
+	return ref, nil
 }
 
 // putDeck imports the deck at path and stores its images and snapshot,
@@ -180,7 +212,7 @@ func Submit(ctx context.Context, js jetstream.JetStream, batch string, jobs []Jo
 	now := time.Now().UnixMilli()
 	for _, j := range jobs {
 		publishQueued(ctx, js, &acev1.Progress{BatchId: batch, DeckKey: j.Key, JobId: j.Request.JobId,
-			Phase: acev1.Phase_PHASE_QUEUED, Message: j.Path}, j.Edit)
+			Phase: acev1.Phase_PHASE_QUEUED, Message: j.Path}, j.Edit, j.RequestRef)
 		if j.ImportErr != nil {
 			publishEvent(ctx, js, &acev1.Progress{BatchId: batch, DeckKey: j.Key, JobId: j.Request.JobId,
 				Phase: acev1.Phase_PHASE_FAILED, Message: j.ImportErr.Error(),
@@ -206,14 +238,18 @@ func Submit(ctx context.Context, js jetstream.JetStream, batch string, jobs []Jo
 }
 
 // publishQueued publishes a deck's QUEUED event as publishEvent does, with
-// the batch's edit print in the EditHeader header (a zero print, from a Job
-// not built by PrepareJobs, is left out).
-func publishQueued(ctx context.Context, js jetstream.JetStream, ev *acev1.Progress, ep EditPrint) {
-	if ep == (EditPrint{}) {
-		publishEvent(ctx, js, ev, "queued")
-		return
+// the batch's edit print in the EditHeader header and the request's store
+// ref in RequestHeader (a zero print or an empty ref, from a Job not built
+// by PrepareJobs, is left out).
+func publishQueued(ctx context.Context, js jetstream.JetStream, ev *acev1.Progress, ep EditPrint, requestRef string) {
+	var hdr []string
+	if ep != (EditPrint{}) {
+		hdr = append(hdr, EditHeader, ep.encode())
 	}
-	publishEvent(ctx, js, ev, "queued", EditHeader, ep.encode())
+	if requestRef != "" {
+		hdr = append(hdr, RequestHeader, requestRef)
+	}
+	publishEvent(ctx, js, ev, "queued", hdr...)
 }
 
 // DeckState is the latest event about one deck.
@@ -224,6 +260,11 @@ type DeckState struct {
 	Result *acev1.EditResult
 	// Updated is the time of the latest event (unix ms).
 	Updated int64
+	// RequestRef is the store ref of the deck's EditRequest (RequestHeader;
+	// the latest retry's), "" for a batch submitted before it was recorded.
+	RequestRef string
+	// Retries is how many times `ace batch retry` ran the deck again.
+	Retries int
 }
 
 // State is a batch as its events tell it.
@@ -277,7 +318,19 @@ func (s *State) apply(ev *acev1.Progress, hdr nats.Header) {
 		d = &DeckState{Key: ev.DeckKey}
 		s.Decks[ev.DeckKey] = d
 	}
+	if ev.Phase == acev1.Phase_PHASE_QUEUED && hdr.Get(RetryHeader) != "" {
+		// A retry: what came before is the earlier run's.
+		d.Phase, d.Result, d.Updated = ev.Phase, nil, ev.UnixMs
+		d.Retries++
+		if v := hdr.Get(RequestHeader); v != "" {
+			d.RequestRef = v
+		}
+		return
+	}
 	if ev.Phase == acev1.Phase_PHASE_QUEUED {
+		if v := hdr.Get(RequestHeader); v != "" && d.RequestRef == "" {
+			d.RequestRef = v
+		}
 		if v := hdr.Get(EditHeader); v != "" && s.Edit == nil {
 			if ep, ok := parseEditPrint(v); ok {
 				s.Edit = &ep
@@ -312,8 +365,13 @@ func eventsConsumer(batch string) jetstream.OrderedConsumerConfig {
 }
 
 // Follow reads the batch's events from the start of ACE_EVENTS and calls
-// onUpdate after each, until every deck in want (or, when want is empty,
-// every deck seen) is finished or ctx is done.
+// onUpdate once it has read every event published so far and after each
+// event from then on (so a resumed batch's first progress line counts the
+// decks already finished, never 0/N), and once a second while nothing
+// comes, until every deck in want (or, when want is empty, every deck
+// seen) is finished or ctx is done. Finished is judged only on the whole
+// history read: a deck retried after its first result is not finished
+// until the retry's result.
 func Follow(ctx context.Context, js jetstream.JetStream, batch string, want []string, onUpdate func(*State)) (*State, error) {
 	st := &State{Batch: batch, Decks: map[string]*DeckState{}}
 	for _, k := range want {
@@ -334,9 +392,12 @@ func Follow(ctx context.Context, js jetstream.JetStream, batch string, want []st
 		var ev acev1.Progress
 		if proto.Unmarshal(msg.Data(), &ev) == nil {
 			st.apply(&ev, msg.Headers())
-			if onUpdate != nil {
-				onUpdate(st)
-			}
+		}
+		if md, err := msg.Metadata(); err == nil && md.NumPending > 0 {
+			continue // more of the history to read first
+		}
+		if onUpdate != nil {
+			onUpdate(st)
 		}
 		if st.Finished() {
 			return st, nil

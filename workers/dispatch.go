@@ -59,13 +59,9 @@ func dispatchOne(ctx context.Context, c *Conn, msg jetstream.Msg) {
 		return
 	}
 	sctx := ExtractTrace(ctx, msg.Headers())
-	_, err := c.Temporal.ExecuteWorkflow(sctx, client.StartWorkflowOptions{
-		ID:        job.Request.JobId,
-		TaskQueue: workflows.QueueEdit,
-		// One workflow per job id, ever: a finished job is not redone.
-		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_FAIL,
-	}, EditWorkflowName, workflows.EditInput{Request: job.Request})
+	// One workflow per job id from a job message: a finished job is not
+	// redone (only `ace batch retry` starts a new run of the id).
+	_, err := startEdit(sctx, c.Temporal, job.Request, enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE)
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	switch {
 	case err == nil:
@@ -78,6 +74,19 @@ func dispatchOne(ctx context.Context, c *Conn, msg jetstream.Msg) {
 		// Temporal unreachable or overloaded: try again later.
 		_ = msg.NakWithDelay(2 * time.Second)
 	}
+}
+
+// startEdit starts the EditWorkflow of req with workflow id req.JobId on
+// the edit queue, with reuse deciding whether a closed workflow of that id
+// may run again; a running one is never started twice (the error is
+// *serviceerror.WorkflowExecutionAlreadyStarted).
+func startEdit(ctx context.Context, c client.Client, req *acev1.EditRequest, reuse enumspb.WorkflowIdReusePolicy) (client.WorkflowRun, error) {
+	return c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                       req.JobId,
+		TaskQueue:                workflows.QueueEdit,
+		WorkflowIDReusePolicy:    reuse,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_FAIL,
+	}, EditWorkflowName, workflows.EditInput{Request: req})
 }
 
 // publishEvent sends a Progress event with Nats-Msg-Id "<job>:<kind>" and

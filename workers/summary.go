@@ -47,7 +47,8 @@ type SummaryRow struct {
 }
 
 // Summary is the batch report `ace batch` writes as summary.json (and
-// `ace batch status` prints). Running and Queued split the decks not
+// `ace batch status` prints). Cancelled decks (`ace batch cancel`, status
+// "cancelled") are counted apart from Failed. Running and Queued split the decks not
 // finished yet as the batch's progress line does (State.Counts): started or
 // iterating, and submitted but not started; Pending is their sum.
 type Summary struct {
@@ -55,6 +56,7 @@ type Summary struct {
 	Decks      int          `json:"decks"`
 	Done       int          `json:"done"`
 	Failed     int          `json:"failed"`
+	Cancelled  int          `json:"cancelled"`
 	Running    int          `json:"running"`
 	Queued     int          `json:"queued"`
 	Pending    int          `json:"pending"`
@@ -99,7 +101,7 @@ func Summarize(ctx context.Context, s store.Store, st *State, out Output) (*Summ
 			last = d.Updated
 		}
 		if r := d.Result; r != nil {
-			row.Status = strings.ToLower(strings.TrimPrefix(r.Status.String(), "EDIT_STATUS_"))
+			row.Status = resultStatus(r)
 			row.Outcome, row.Reason, row.Iterations, row.Final = r.Outcome, r.Reason, len(r.Iterations), r.FinalSnapshot
 			row.DurationMS = r.DurationMs
 			row.Warnings = append([]string(nil), r.Warnings...)
@@ -144,7 +146,11 @@ func Summarize(ctx context.Context, s store.Store, st *State, out Output) (*Summ
 		case acev1.Phase_PHASE_DONE:
 			sum.Done++
 		case acev1.Phase_PHASE_FAILED:
-			sum.Failed++
+			if row.Status == "cancelled" {
+				sum.Cancelled++
+			} else {
+				sum.Failed++
+			}
 		case acev1.Phase_PHASE_STARTED, acev1.Phase_PHASE_ITERATION:
 			sum.Running++
 			sum.Pending++
@@ -158,6 +164,16 @@ func Summarize(ctx context.Context, s store.Store, st *State, out Output) (*Summ
 		sum.DurationMS = last - st.Started
 	}
 	return sum, nil
+}
+
+// resultStatus is the summary's status of a result: ok, not_met, failed,
+// or "cancelled" for EDIT_STATUS_CANCELED (issue 20's word for a deck
+// stopped by `ace batch cancel`; its outcome stays policy's "canceled").
+func resultStatus(r *acev1.EditResult) string {
+	if r.Status == acev1.EditStatus_EDIT_STATUS_CANCELED {
+		return "cancelled"
+	}
+	return strings.ToLower(strings.TrimPrefix(r.Status.String(), "EDIT_STATUS_"))
 }
 
 // source is a deck file of the batch.
@@ -204,7 +220,11 @@ func (s *Summary) WriteTable(w io.Writer) {
 	if s.Decks == 1 {
 		decks = "deck"
 	}
-	fmt.Fprintf(w, "batch %s: %d %s, %d done, %d failed, %d running, %d queued, %s\n\n", s.Batch, s.Decks, decks, s.Done, s.Failed, s.Running, s.Queued,
+	cancelled := ""
+	if s.Cancelled > 0 {
+		cancelled = fmt.Sprintf("%d cancelled, ", s.Cancelled)
+	}
+	fmt.Fprintf(w, "batch %s: %d %s, %d done, %d failed, %s%d running, %d queued, %s\n\n", s.Batch, s.Decks, decks, s.Done, s.Failed, cancelled, s.Running, s.Queued,
 		(time.Duration(s.DurationMS) * time.Millisecond).Round(100*time.Millisecond))
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "DECK\tSTATUS\tOUTCOME\tITER\tSCORES\tTOKENS\tCOST USD\tTIME\tREASON")

@@ -29,7 +29,7 @@ func init() {
 		recipePath, instruction, outDir, batchID, format string
 		tau                                              float64
 		maxIter                                          int
-		asJSON, noWorkers, force, useSkills              bool
+		asJSON, noWorkers, force, useSkills, detach      bool
 	)
 	cmd := &cobra.Command{
 		Use:   "batch [flags] DECK... ",
@@ -52,6 +52,19 @@ attached to stopped and it could not take it over (the same command resumes
 the batch), 130 interrupted (Ctrl-C; 143 SIGTERM; the same command resumes
 the batch).
 
+Ctrl-C: when this process runs the workers (the default, self-hosted) the
+decks pause with it and the same command resumes them. Attached to workers
+elsewhere (ace dev, --no-workers, a cluster) the decks would go on without
+it: ace asks whether to cancel its unfinished decks and says which it did;
+--detach keeps them running without asking, and so does Ctrl-C with no
+terminal to ask on (the default, said when it happens). ace batch watch
+ID follows them from any terminal, ace batch cancel ID stops them.
+
+Operating a batch from any terminal: ace batch list, show ID [DECK],
+cancel ID [DECK...], retry ID (--failed | DECK...), watch ID, status ID
+(each with --json). These names win over deck paths: a deck file named
+"list" (or any of them) is passed as ./list.
+
 Attached to another ace process's embedded stack (ace dev, or an earlier
 ace batch on the same ACE_DATA_DIR), the batch notices within a second when
 that process exits, starts the stack itself from the same data directory
@@ -59,7 +72,12 @@ that process exits, starts the stack itself from the same data directory
 on.`,
 		Example: `  ace batch --recipe testdata/recipes/rebrand.yaml testdata/decks/*.pptx -o out/
   ace batch -i "Make every title navy" decks.txt -o out/
-  ace batch status b3f9c2a71d0e`,
+  ace batch list
+  ace batch show b3f9c2a71d0e northwind-qbr
+  ace batch cancel b3f9c2a71d0e northwind-qbr
+  ace batch retry b3f9c2a71d0e --failed
+  ace batch watch b3f9c2a71d0e
+  ace batch --recipe r.yaml ./list     # a deck file named "list"`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			paths, err := expandDecks(args)
@@ -105,10 +123,13 @@ on.`,
 				return err
 			}
 			defer shutdown(context.WithoutCancel(ctx))
-			err = runBatch(ctx, paths, edit, batchID, outDir, asJSON, noWorkers, force)
+			err = runBatch(ctx, paths, edit, batchID, outDir, asJSON, noWorkers, force, detach)
 			if sig := caught(); sig != nil && err != nil {
 				var bi *batchInterrupted
 				if errors.As(err, &bi) {
+					if bi.note != "" {
+						return interrupted(sig, "batch "+bi.batch, fmt.Sprintf("%d of %d decks finished; %s", bi.finished, bi.total, bi.note))
+					}
 					return interrupted(sig, "batch "+bi.batch, fmt.Sprintf("%d of %d decks finished; run the same command again to resume (finished decks are not edited again)", bi.finished, bi.total))
 				}
 				return interrupted(sig, "batch", "run the same command again to go on (no deck is edited twice)")
@@ -127,6 +148,7 @@ on.`,
 	f.BoolVar(&asJSON, "json", false, "print the summary as JSON on stdout")
 	f.BoolVar(&noWorkers, "no-workers", false, "do not run workers in this process (they run elsewhere: ace dev, ace worker)")
 	f.BoolVar(&useSkills, "skills", false, "use the skill bank (ace skills list) for each deck's edit and record the edits for ace skills evolve (the cluster's bucket bank)")
+	f.BoolVar(&detach, "detach", false, "attached to workers elsewhere (ace dev, --no-workers, a cluster): on Ctrl-C keep the decks running without asking whether to cancel them")
 	f.BoolVar(&force, "force", false, "replace symbolic links in the output directory with the files written there (the link itself, never the file it points to)")
 
 	status := &cobra.Command{
@@ -160,6 +182,7 @@ on.`,
 	}
 	status.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.AddCommand(status)
+	addBatchOps(cmd)
 	rootCmd.AddCommand(cmd)
 }
 
@@ -335,7 +358,7 @@ func expandDecks(args []string) ([]string, error) {
 	return out, nil
 }
 
-func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, outDir string, asJSON, noWorkers, force bool) error {
+func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, outDir string, asJSON, noWorkers, force, detach bool) error {
 	cfg := workers.ConfigFromEnv()
 	conn, err := workers.Connect(ctx, cfg)
 	if err != nil {
@@ -471,6 +494,12 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 		}
 	}
 	prog.finish()
+	var note string
+	if ferr != nil && ctx.Err() != nil && !ownWorkers && st != nil {
+		// Interrupted while the decks run on workers elsewhere: they go
+		// on without this process unless cancelled.
+		note = attachedInterrupt(conn, batch, st, detach)
+	}
 	var lostErr *stackLostError
 	if errors.As(ferr, &lostErr) {
 		// The store went with the stack: the edited decks cannot be
@@ -527,7 +556,7 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	}
 	if ferr != nil {
 		done, failed, _, _ := st.Counts()
-		return &batchInterrupted{batch: batch, finished: done + failed, total: len(st.Decks), err: ferr}
+		return &batchInterrupted{batch: batch, finished: done + failed, total: len(st.Decks), err: ferr, note: note}
 	}
 	for _, r := range sum.Rows {
 		if r.NotWritten != "" {
@@ -541,7 +570,11 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	}
 	switch policy.BatchExitCode(outcomes) {
 	case policy.ExitFailure:
-		return &exitError{code: exitFailure, err: fmt.Errorf("batch %s: %d of %d decks failed (see %s)", batch, sum.Failed, sum.Decks, filepath.Join(outDir, "summary.txt"))}
+		failed := fmt.Sprintf("%d of %d decks failed", sum.Failed, sum.Decks)
+		if sum.Cancelled > 0 {
+			failed += fmt.Sprintf(", %d cancelled", sum.Cancelled)
+		}
+		return &exitError{code: exitFailure, err: fmt.Errorf("batch %s: %s (see %s)", batch, failed, filepath.Join(outDir, "summary.txt"))}
 	case policy.ExitNotMet:
 		return &exitError{code: exitNotMet, err: fmt.Errorf("batch %s: some decks did not meet their goal (see %s)", batch, filepath.Join(outDir, "summary.txt"))}
 	}
@@ -616,6 +649,10 @@ type batchInterrupted struct {
 	batch           string
 	finished, total int
 	err             error
+	// note says what became of the unfinished decks of a batch attached
+	// to workers elsewhere (attachedInterrupt); "" when they pause with
+	// this process's workers.
+	note string
 }
 
 func (e *batchInterrupted) Error() string {
@@ -623,6 +660,58 @@ func (e *batchInterrupted) Error() string {
 }
 
 func (e *batchInterrupted) Unwrap() error { return e.err }
+
+// attachedInterrupt decides, after Ctrl-C, what becomes of the unfinished
+// decks of a batch whose workers run elsewhere (ace dev, a cluster), and
+// says it: --detach keeps them running; on a terminal the user is asked
+// (default no: keep them); with no terminal on stdin nothing blocks and
+// the documented default, keep them running, is taken. Cancelling is
+// workers.CancelDecks.
+func attachedInterrupt(conn *workers.Conn, batch string, st *workers.State, detach bool) string {
+	var unfinished []string
+	for _, k := range st.Keys() {
+		if d := st.Decks[k]; d.Phase != acev1.Phase_PHASE_DONE && d.Phase != acev1.Phase_PHASE_FAILED {
+			unfinished = append(unfinished, k)
+		}
+	}
+	if len(unfinished) == 0 {
+		return "no deck was left to run"
+	}
+	decks := plural(len(unfinished), "unfinished deck")
+	kept := fmt.Sprintf("kept its %s running on the workers they run on (%s); ace batch watch %s follows them, ace batch cancel %s stops them",
+		decks, strings.Join(unfinished, ", "), batch, batch)
+	switch {
+	case detach:
+		return "--detach: " + kept
+	case !term.IsTerminal(int(os.Stdin.Fd())):
+		return "no terminal to ask whether to cancel them, so the default: " + kept
+	}
+	fmt.Fprintf(os.Stderr, "batch %s: cancel its %s (%s)? They keep running otherwise. [y/N] ", batch, decks, strings.Join(unfinished, ", "))
+	answer, _ := bufio.NewReader(os.Stdin).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+		return kept
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	acts, err := workers.CancelDecks(ctx, conn, batch, unfinished)
+	if err != nil {
+		return fmt.Sprintf("cancelling them failed (%v); ace batch cancel %s tries again", err, batch)
+	}
+	var done, left []string
+	for _, a := range acts {
+		if a.Acted {
+			done = append(done, a.Deck)
+		} else {
+			left = append(left, a.Deck+": "+a.Done)
+		}
+	}
+	msg := fmt.Sprintf("cancelled %s (%s): each stops at its next step and is reported cancelled; the originals are untouched",
+		plural(len(done), "deck"), strings.Join(done, ", "))
+	if len(left) > 0 {
+		msg += "; not cancelled: " + strings.Join(left, "; ")
+	}
+	return msg
+}
 
 // progress reports a batch's state on w: on a terminal it redraws one
 // status line (a bar, counts and an ETA from the mean time per finished
