@@ -478,7 +478,17 @@ func TestDockerfile(t *testing.T) {
 	if len(froms) < 2 || !strings.HasPrefix(froms[0][1], "golang:1.26") {
 		t.Errorf("want a golang:1.26 build stage and a runtime stage, got %v", froms)
 	}
-	for _, pkg := range []string{"chromium", "fonts-noto-core", "fonts-noto-cjk", "fonts-liberation"} {
+	// Chromium and every font package scripts/setup installs: text measured
+	// in the image must lay out as on a developer machine (issue 20).
+	setup, err := os.ReadFile("../scripts/setup")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs := regexp.MustCompile(`\bfonts-[a-z0-9-]+`).FindAllString(string(setup), -1)
+	if len(pkgs) < 5 {
+		t.Fatalf("scripts/setup names %d font packages (%v): has its list moved?", len(pkgs), pkgs)
+	}
+	for _, pkg := range append([]string{"chromium"}, pkgs...) {
 		if !regexp.MustCompile(`(?m)apt-get install[^\n]*(\\\n[^\n]*)*\b` + regexp.QuoteMeta(pkg) + `\b`).MatchString(src) {
 			t.Errorf("runtime image does not install %s", pkg)
 		}
