@@ -367,14 +367,17 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	// conn and stopWorkers change when this batch takes over a stack whose
 	// owner stopped: the latest are stopped, workers first.
 	var stopWorkers func()
-	defer func() {
+	release := func() {
 		if stopWorkers != nil {
 			stopWorkers()
+			stopWorkers = nil
 		}
 		if conn != nil {
 			conn.Close()
+			conn = nil
 		}
-	}()
+	}
+	defer release()
 	if err := checkOutDir(outDir, paths); err != nil {
 		return err
 	}
@@ -549,6 +552,11 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	} else {
 		fmt.Fprintf(os.Stderr, "batch %s: edited decks and report in %s (open %s)\n", batch, outDir, index)
 	}
+	// Nothing below needs the workers or the stack: stop them (browsers,
+	// embedded servers) before the final table, so that the process exits
+	// promptly after its last output (issue 20: within 2 s), instead of
+	// printing the table and then spending seconds tearing down.
+	release()
 	if asJSON {
 		json.NewEncoder(os.Stdout).Encode(sum)
 	} else {

@@ -49,6 +49,7 @@ steps:
 // collector received, encoded, and every file under the output and data
 // directories: reports, summaries, the store, the Temporal database) for
 // each secret, raw and, for the payload key, hex and base64 (issue 23).
+// It also checks the run's model calls arrived as GenAI chat spans.
 func TestSecretsStayOutOfLogsSpansAndReports(t *testing.T) {
 	pki := securetest.NewPKI(t)
 	natsURL, natsPass := securetest.NATS(t, pki)
@@ -124,6 +125,23 @@ func TestSecretsStayOutOfLogsSpansAndReports(t *testing.T) {
 	collector.mu.Unlock()
 	if len(spans) == 0 {
 		t.Fatal("the OTLP collector received no span")
+	}
+	// The model calls are traced with the GenAI semantic conventions'
+	// attributes (issue 20): one chat span per request the server saw.
+	chats := 0
+	for _, s := range spans {
+		if !strings.HasPrefix(s.Name, "chat ") {
+			continue
+		}
+		chats++
+		for _, k := range []string{"gen_ai.request.model", "gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens"} {
+			if _, ok := attr(s.Attributes, k); !ok {
+				t.Errorf("model span %s has no %s", s.Name, k)
+			}
+		}
+	}
+	if chats != len(reqs) {
+		t.Errorf("%d chat spans for %d model requests", chats, len(reqs))
 	}
 
 	forms := map[string][]byte{
