@@ -210,12 +210,27 @@ func (s *Summary) WriteFiles(dir string, replaceLinks bool) error {
 		return err
 	}
 	var txt bytes.Buffer
-	s.WriteTable(&txt)
+	s.writeTable(&txt, 0)
 	return outfile.Write(filepath.Join(dir, "summary.txt"), txt.Bytes(), replaceLinks)
 }
 
-// WriteTable prints the human table.
+// TableReasonRunes is how many characters of a deck's reason the table on
+// the terminal shows; a longer one is cut with "..." and summary.txt has
+// it whole (issue 20: the reason often ends with the fix).
+const TableReasonRunes = 80
+
+// WriteTable prints the human table for a terminal: reasons are cut at
+// TableReasonRunes characters, and a line under the table says so and
+// where they are whole.
 func (s *Summary) WriteTable(w io.Writer) {
+	if s.writeTable(w, TableReasonRunes) {
+		fmt.Fprintln(w, "(reasons cut to fit: summary.txt in the output directory, and --json, have them whole)")
+	}
+}
+
+// writeTable prints the table with reasons cut at maxReason characters
+// (0: whole) and reports whether it cut any.
+func (s *Summary) writeTable(w io.Writer, maxReason int) (cut bool) {
 	decks := "decks"
 	if s.Decks == 1 {
 		decks = "deck"
@@ -230,8 +245,8 @@ func (s *Summary) WriteTable(w io.Writer) {
 	fmt.Fprintln(tw, "DECK\tSTATUS\tOUTCOME\tITER\tSCORES\tTOKENS\tCOST USD\tTIME\tREASON")
 	for _, r := range s.Rows {
 		reason := r.Reason
-		if len(reason) > 80 {
-			reason = reason[:77] + "..."
+		if rs := []rune(reason); maxReason > 0 && len(rs) > maxReason {
+			reason, cut = string(rs[:maxReason-3])+"...", true
 		}
 		status := r.Status
 		if n := len(r.Warnings); n > 0 {
@@ -252,4 +267,5 @@ func (s *Summary) WriteTable(w io.Writer) {
 			fmt.Fprintf(w, "%s: warning: %s\n", r.Deck, wn)
 		}
 	}
+	return cut
 }
