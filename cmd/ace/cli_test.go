@@ -303,7 +303,7 @@ func TestRenderOptionsAreChecked(t *testing.T) {
 	for _, c := range cases {
 		f := base
 		c.mod(&f)
-		err := runRender(context.Background(), io.Discard, deck, f)
+		err := runRender(context.Background(), io.Discard, nil, deck, f)
 		if codeOf(err) != exitBadInput || !strings.Contains(fmtErr(err), c.want) {
 			t.Errorf("%+v: exit %d, %v; want %q", f, codeOf(err), err, c.want)
 		}
@@ -321,7 +321,7 @@ func TestRenderReplacesStaleImages(t *testing.T) {
 	in := genPPTX(t, dir, 3, 7)
 	out := filepath.Join(dir, "out")
 	f := renderFlags{outDir: out, scale: 0.25, browsers: 1, timeout: 30e9, contact: true}
-	if err := runRender(context.Background(), io.Discard, in, f); err != nil {
+	if err := runRender(context.Background(), io.Discard, nil, in, f); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(out, "slide-07.png"), []byte("old"), 0o644)
@@ -329,7 +329,7 @@ func TestRenderReplacesStaleImages(t *testing.T) {
 	os.WriteFile(filepath.Join(out, "slide-1.png"), []byte("keep"), 0o644)
 	f.slidesSpec, f.contact = "2", false
 	var stdout bytes.Buffer
-	if err := runRender(context.Background(), &stdout, in, f); err != nil {
+	if err := runRender(context.Background(), &stdout, nil, in, f); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(stdout.String(), "rendered 1 slide in") || !strings.Contains(stdout.String(), "removed 5 images left from an earlier render") {
@@ -418,7 +418,7 @@ func TestDeckErrorsNameTheFileOnce(t *testing.T) {
 			return runEdit(context.Background(), io.Discard, io.Discard, p, editFlags{recipePath: rp, out: filepath.Join(dir, "o.json"), noRender: true, tau: 4, iterations: 3, maxTurns: 35})
 		},
 		"render": func(p string) error {
-			return runRender(context.Background(), io.Discard, p, renderFlags{outDir: filepath.Join(dir, "r"), scale: 1, browsers: 1, timeout: 1e9})
+			return runRender(context.Background(), io.Discard, nil, p, renderFlags{outDir: filepath.Join(dir, "r"), scale: 1, browsers: 1, timeout: 1e9})
 		},
 		"diff": func(p string) error { return runDiff(io.Discard, p, good, false, false, false) },
 		"route": func(p string) error {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -230,7 +231,27 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 		defer closeBank()
 		steps.Skills = bank
 	}
+	// Progress on stderr: the step each iteration is at, and slides
+	// rendered (issue 20: a 37-slide deck was 20-25 s of silence).
+	status := newStatusLine(stderr)
+	var (
+		stepMu sync.Mutex
+		step   string
+	)
+	steps.Progress = func(pr runner.Progress) {
+		stepMu.Lock()
+		step = fmt.Sprintf("edit: iteration %d: %s", pr.Iteration, pr.Step)
+		stepMu.Unlock()
+		status.show(step, false)
+	}
+	steps.Beat = func(_ context.Context, slides int) {
+		stepMu.Lock()
+		at := step
+		stepMu.Unlock()
+		status.show(fmt.Sprintf("%s, %s", at, plural(slides, "slide")), true)
+	}
 	if !f.noRender {
+		status.say("edit: starting Chromium")
 		pool, err := render.NewPool(ctx, render.Options{Memo: cache.NewLRU(0, 0), Timeout: f.renderLimit})
 		if err != nil {
 			return fmt.Errorf("edit: start Chromium for the geometry gate: %w (set ACE_CHROMIUM, or pass --no-render)", err)
@@ -252,6 +273,7 @@ func runEdit(ctx context.Context, stdout, stderr io.Writer, deckPath string, f e
 		MaxAgentTurns: f.maxTurns, MaxSteps: f.maxSteps, VQ: f.vq, ExportFormat: strings.TrimPrefix(strings.ToLower(filepath.Ext(out)), "."),
 		Skills: f.skills,
 	})
+	status.finish()
 	if rec != nil {
 		telemetry.RecordResult(ctx, workflows.Result(&acev1.EditRequest{DeckName: filepath.Base(deckPath)}, rec))
 	}

@@ -95,6 +95,15 @@ func TestEditPrintsUsageAndCostAndWritesTheDeck(t *testing.T) {
 	if !bytes.Equal(orig, b) {
 		t.Fatal("the original deck was modified")
 	}
+	// Progress off a terminal: a line as each step of the iteration
+	// begins, and the slides rendered (issue 20).
+	progress := stderr.String()
+	for _, want := range []string{"edit: starting Chromium\n", "edit: iteration 1: route\n", "edit: iteration 1: agent turn\n",
+		"edit: iteration 1: judge\n", "edit: iteration 1: render, 1 slide\n", "edit: iteration 1: export\n"} {
+		if !strings.Contains(progress, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, progress)
+		}
+	}
 }
 
 func TestEditWithoutAModelIsBadInput(t *testing.T) {

@@ -66,7 +66,7 @@ Chromium: $ACE_CHROMIUM or /usr/lib/chromium/chromium.`,
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			return runRender(ctx, cmd.OutOrStdout(), args[0], f)
+			return runRender(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
 		},
 	}
 	cmd.Flags().StringVarP(&f.outDir, "out", "o", "", "output directory (created if missing)")
@@ -81,7 +81,10 @@ Chromium: $ACE_CHROMIUM or /usr/lib/chromium/chromium.`,
 
 // runRender checks every option and the deck before starting Chromium
 // (bad input exits 2), renders, and writes the outputs.
-func runRender(ctx context.Context, stdout io.Writer, deckPath string, f renderFlags) error {
+// runRender renders deckPath's slides into f.outDir and prints what it
+// wrote on stdout; progress (browsers starting, slides rendered) goes to
+// stderr (nil: none).
+func runRender(ctx context.Context, stdout, stderr io.Writer, deckPath string, f renderFlags) error {
 	if f.outDir == "" {
 		return badInput(errors.New("render: -o DIR is required"))
 	}
@@ -111,13 +114,22 @@ func runRender(ctx context.Context, stdout io.Writer, deckPath string, f renderF
 	if err := os.MkdirAll(f.outDir, 0o755); err != nil {
 		return badInput(fmt.Errorf("render: -o %s: %w; give a directory that can be created", f.outDir, err))
 	}
+	status := newStatusLine(stderr)
+	status.say(fmt.Sprintf("render: starting %s", plural(f.browsers, "browser")))
 	pool, err := render.NewPool(ctx, render.Options{Size: f.browsers, Timeout: f.timeout})
 	if err != nil {
 		return err
 	}
 	defer pool.Close()
 	start := time.Now()
-	res, err := pool.Render(ctx, d, assets, render.Request{Slides: idx, Scale: f.scale, Images: true})
+	total := len(idx)
+	if idx == nil {
+		total = len(d.Slides)
+	}
+	status.count("render: slides", 0, total)
+	res, err := pool.Render(ctx, d, assets, render.Request{Slides: idx, Scale: f.scale, Images: true,
+		Progress: func(done, total int) { status.count("render: slides", done, total) }})
+	status.finish()
 	if err != nil {
 		return err
 	}

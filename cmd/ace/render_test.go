@@ -34,15 +34,23 @@ func TestRenderCommandWritesOutputs(t *testing.T) {
 	dir := t.TempDir()
 	in := genPPTX(t, dir, 4, 7)
 	out := filepath.Join(dir, "out")
-	var stdout bytes.Buffer
+	var stdout, stderr bytes.Buffer
 	rootCmd.SetOut(&stdout)
+	rootCmd.SetErr(&stderr)
 	rootCmd.SetArgs([]string{"render", in, "-o", out, "--slides", "1,3-4", "--contact-sheet"})
-	defer rootCmd.SetArgs(nil)
+	defer func() { rootCmd.SetArgs(nil); rootCmd.SetErr(nil) }()
 	if err := rootCmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(stdout.String(), "rendered 3 slides") {
 		t.Errorf("stdout: %q", stdout.String())
+	}
+	// Progress off a terminal: lines on stderr, from the browser start to
+	// the last slide (issue 20).
+	for _, want := range []string{"render: starting 1 browser\n", "render: slides 0/3\n", "render: slides 3/3\n"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr has no %q: %q", want, stderr.String())
+		}
 	}
 	for _, name := range []string{"slide-01.png", "slide-03.png", "slide-04.png", "contact-sheet.png"} {
 		b, err := os.ReadFile(filepath.Join(out, name))

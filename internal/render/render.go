@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -32,6 +33,10 @@ type Request struct {
 	// found reported as Measured.AutoFitScale. Every other such text is
 	// drawn at the scale its file stores (TextBox.DrawnFontScale).
 	FitText []string
+	// Progress, when set, is called after each requested slide is
+	// rendered (or recalled from the memo) with how many are done and how
+	// many were requested: done counts 1..total, one call at a time.
+	Progress func(done, total int)
 }
 
 // Result is the render of a deck (or some of its slides).
@@ -166,6 +171,10 @@ func (p *Pool) Render(ctx context.Context, d *scenegraph.Deck, assets scenegraph
 	// render: the others are canceled rather than each waiting out its
 	// own time limit, and the error is that slide's.
 	g, gctx := errgroup.WithContext(ctx)
+	var (
+		doneMu sync.Mutex
+		done   int
+	)
 	for k, i := range idx {
 		g.Go(func() error {
 			sr, err := p.renderSlide(gctx, d, assets, i, scale, fit)
@@ -173,6 +182,12 @@ func (p *Pool) Render(ctx context.Context, d *scenegraph.Deck, assets scenegraph
 				return err
 			}
 			out.Slides[k] = *sr
+			if req.Progress != nil {
+				doneMu.Lock()
+				done++
+				req.Progress(done, len(idx))
+				doneMu.Unlock()
+			}
 			return nil
 		})
 	}

@@ -61,6 +61,10 @@ type Steps struct {
 	// Beat, when set, is told how many slides RenderSlides has rendered so
 	// far (the render activity heartbeats with it).
 	Beat func(ctx context.Context, slides int)
+	// Progress, when set, is told as each step of an in-process run (Run)
+	// begins: what ace edit shows while it works (issue 20). The workflow
+	// form reports through its events instead.
+	Progress func(Progress)
 	// Cache holds routing decisions and routed contexts (route.RouteCached,
 	// route.ContextCached), keyed by the snapshot ref (its content hash),
 	// the instruction and route.SerializerVersion: Redis shared by every
