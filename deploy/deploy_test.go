@@ -517,3 +517,41 @@ func TestDockerfile(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMEDocumentsEverySettingTheDeployFilesSet reads every ACE_*,
+// OPENAI_* and OTEL_* name the deployment files set or pass on (the
+// Kubernetes manifests, docker-compose.yml, ace.env, the Dockerfile) and
+// finds each in the README, whose settings table is where an operator
+// looks them up (issue 20: ACE_TEMPORAL_NAMESPACE was set in k8s and
+// documented nowhere).
+func TestREADMEDocumentsEverySettingTheDeployFilesSet(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob("k8s/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("k8s manifests: %v", err)
+	}
+	files = append(files, "../docker-compose.yml", "ace.env", "Dockerfile")
+	setting := regexp.MustCompile(`\b(?:ACE|OPENAI|OTEL)_[A-Z0-9_]+\b`)
+	seen := map[string]bool{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range setting.FindAllString(string(b), -1) {
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+			if !regexp.MustCompile(`\b` + name + `\b`).Match(readme) {
+				t.Errorf("%s sets %s, which the README does not mention", f, name)
+			}
+		}
+	}
+	if len(seen) < 10 {
+		t.Fatalf("found only %d settings in the deploy files: %v", len(seen), seen)
+	}
+}
