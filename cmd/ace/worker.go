@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"slices"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -17,6 +18,7 @@ func init() {
 	var queues string
 	var dispatch bool
 	var renderPool int
+	var drain time.Duration
 	cmd := &cobra.Command{
 		Use:   "worker",
 		Short: "Run ACE workers for some task queues, and/or the batch dispatcher",
@@ -25,7 +27,8 @@ code), llm (Route, Act, Judge; owns the model client and rate limiter),
 render (Render; owns the Chromium pool), diff (Apply, Diff, Check, Export,
 Publish). --dispatch also consumes ACE_JOBS and starts one workflow per job.
 SIGINT/SIGTERM stop gracefully: polling stops and in-flight activities finish
-(up to 30 s) before exit.`,
+(up to --drain, 30 s by default) before exit; give a pod a termination grace
+period above it.`,
 		Example: `  ace worker --queues llm
   ace worker --queues render,diff --render-pool 4
   ace worker --queues edit --dispatch`,
@@ -46,7 +49,10 @@ SIGINT/SIGTERM stop gracefully: polling stops and in-flight activities finish
 				return err
 			}
 			defer conn.Close()
-			renderPoolSize = renderPool
+			if drain <= 0 {
+				return badInput(fmt.Errorf("worker: --drain %s: want a positive duration such as 30s", drain))
+			}
+			renderPoolSize, workerDrain = renderPool, drain
 			stopWorkers, err := startLocalWorkers(ctx, conn, qs, dispatch)
 			if err != nil {
 				return err
@@ -61,10 +67,15 @@ SIGINT/SIGTERM stop gracefully: polling stops and in-flight activities finish
 	cmd.Flags().StringVar(&queues, "queues", "all", "comma-separated: edit, llm, render, diff, evolve (or all)")
 	cmd.Flags().BoolVar(&dispatch, "dispatch", false, "also run the NATS dispatcher (ACE_JOBS -> EditWorkflow)")
 	cmd.Flags().IntVar(&renderPool, "render-pool", 2, "Chromium tabs for render workers")
+	cmd.Flags().DurationVar(&drain, "drain", 30*time.Second, "on SIGINT/SIGTERM, how long in-flight activities may run on before exit")
 	rootCmd.AddCommand(cmd)
 }
 
 var renderPoolSize = 2
+
+// workerDrain is ace worker's --drain: how long a graceful stop waits for
+// in-flight activities (workers.WorkerOptions.StopTimeout; 0: its default).
+var workerDrain time.Duration
 
 // startLocalWorkers runs workers for queues (and the dispatcher) in this
 // process; the returned function stops them gracefully.
@@ -73,7 +84,7 @@ func startLocalWorkers(ctx context.Context, conn *workers.Conn, queues []string,
 	if err != nil {
 		return nil, err
 	}
-	ws, err := workers.StartWorkers(conn.Temporal, queues, acts, workers.WorkerOptions{RenderConcurrency: renderPoolSize})
+	ws, err := workers.StartWorkers(conn.Temporal, queues, acts, workers.WorkerOptions{RenderConcurrency: renderPoolSize, StopTimeout: workerDrain})
 	if err != nil {
 		closeSteps()
 		return nil, err
