@@ -94,10 +94,7 @@ func (s *statusLine) say(msg string) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.shown {
-		fmt.Fprintln(s.w)
-		s.shown = false
-	}
+	s.endLine()
 	fmt.Fprintln(s.w, msg)
 }
 
@@ -108,6 +105,11 @@ func (s *statusLine) finish() {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.endLine()
+}
+
+// endLine ends a redrawn line on screen, if any; s.mu is held.
+func (s *statusLine) endLine() {
 	if s.shown {
 		fmt.Fprintln(s.w)
 		s.shown = false
