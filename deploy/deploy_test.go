@@ -488,7 +488,7 @@ func TestDockerfile(t *testing.T) {
 	if len(pkgs) < 5 {
 		t.Fatalf("scripts/setup names %d font packages (%v): has its list moved?", len(pkgs), pkgs)
 	}
-	for _, pkg := range append([]string{"chromium"}, pkgs...) {
+	for _, pkg := range append([]string{"chromium", "tini"}, pkgs...) {
 		if !regexp.MustCompile(`(?m)apt-get install[^\n]*(\\\n[^\n]*)*\b` + regexp.QuoteMeta(pkg) + `\b`).MatchString(src) {
 			t.Errorf("runtime image does not install %s", pkg)
 		}
@@ -496,8 +496,11 @@ func TestDockerfile(t *testing.T) {
 	if !strings.Contains(src, "go build") || !strings.Contains(src, "./cmd/ace") {
 		t.Error("the build stage does not build ./cmd/ace")
 	}
-	if !regexp.MustCompile(`(?m)^ENTRYPOINT \["[^"]*/ace"\]`).MatchString(src) {
-		t.Error("ENTRYPOINT is not the ace binary")
+	// An init as PID 1 (tini) in front of ace: the Chromium helpers
+	// orphaned when a browser ends are reparented to PID 1, and ace
+	// would leave them zombies (issue 22).
+	if !regexp.MustCompile(`(?m)^ENTRYPOINT \["/usr/bin/tini", "--", "[^"]*/ace"\]`).MatchString(src) {
+		t.Error(`ENTRYPOINT is not ["/usr/bin/tini", "--", ".../ace"]: ace under tini, which reaps orphaned Chromium helpers`)
 	}
 	if m := regexp.MustCompile(`(?m)^CMD \[(.*)\]`).FindStringSubmatch(src); m == nil {
 		t.Error("no default CMD")

@@ -66,7 +66,15 @@ Chromium: $ACE_CHROMIUM or /usr/lib/chromium/chromium.`,
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			return runRender(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
+			// A signal stops the render and closes the browsers before
+			// exit (exit 130 or 143), so none outlives ace.
+			ctx, caught, stop := onInterrupt(ctx)
+			defer stop()
+			err := runRender(ctx, cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], f)
+			if sig := caught(); sig != nil && err != nil {
+				return interrupted(sig, "render of "+args[0], "no images written to "+f.outDir+"; run the same command again to render the deck")
+			}
+			return err
 		},
 	}
 	cmd.Flags().StringVarP(&f.outDir, "out", "o", "", "output directory (created if missing)")
