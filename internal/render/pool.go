@@ -263,10 +263,16 @@ func (p *Pool) startTab(ctx context.Context) (*tab, error) {
 		chromedp.Flag("mute-audio", true),
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.Flag("font-render-hinting", "none"),
-		// No crash handler: ACE keeps no crash dumps, and Chromium's
-		// handler (two processes per browser, in their own session)
-		// would outlive the browser and write under $HOME.
-		chromedp.Flag("disable-crashpad-for-testing", true),
+		// Not --disable-crashpad-for-testing: without its crash handler
+		// Chromium 156's network service dies and is restarted about
+		// twice a second, an idle browser then burning a whole core
+		// (TestIdleBrowserStaysIdle).
+		// Frames are produced when a screenshot asks, not on a 60 Hz
+		// clock: a measured slide takes a third less time (median of
+		// BenchmarkWarmSlide1080Geometry 52 to 35 ms; with its picture,
+		// BenchmarkWarmSlide1080, 164 to 118 ms; 2 cores).
+		chromedp.Flag("disable-gpu-vsync", true),
+		chromedp.Flag("disable-frame-rate-limit", true),
 		chromedp.WindowSize(1280, 720),
 	)
 	allocCtx, allocCancel := chromedp.NewExecAllocator(context.Background(), opts...)
