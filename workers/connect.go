@@ -51,6 +51,7 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 	if cfg.Err != nil {
 		return nil, cfg.Err
 	}
+	setBuildID()
 	c := &Conn{Config: cfg}
 	ring, err := cfg.PayloadRing()
 	if err != nil {
@@ -83,10 +84,14 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 		c.Close()
 		return nil, err
 	}
-	if c.Store, err = store.NewNATS(ctx, c.JS, ""); err != nil {
+	ns, err := store.NewNATS(ctx, c.JS, "")
+	if err != nil {
 		c.Close()
 		return nil, fmt.Errorf("object store on %s: %w", DisplayURL(c.NATSURL), err)
 	}
+	// Blobs are read through a process-wide cache: a render step reads
+	// each picture of a slide once, not once per slide and per activity.
+	c.Store = store.Cached(ns, blobCacheBytes)
 	opts := client.Options{HostPort: c.TemporalAddress, Namespace: cfg.Namespace,
 		Logger: Logger, Interceptors: Interceptors, MetricsHandler: metricsHandler,
 		DataConverter: dc, FailureConverter: fc}
@@ -141,3 +146,7 @@ func EnsureStreams(ctx context.Context, js jetstream.JetStream) error {
 	}
 	return nil
 }
+
+// blobCacheBytes bounds the blobs a process keeps read (store.Cached):
+// 256 MiB, a few hundred decks' snapshots or pictures.
+const blobCacheBytes = 256 << 20

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"go.temporal.io/sdk/activity"
@@ -138,9 +139,15 @@ func StartWorkers(c client.Client, queues []string, a *activities.Activities, o 
 	return ws, nil
 }
 
-// StopWorkers stops workers in reverse order of start.
+// StopWorkers stops the workers, all at once, and returns when every one
+// has stopped.
 func StopWorkers(ws []worker.Worker) {
-	for i := len(ws) - 1; i >= 0; i-- {
-		ws[i].Stop()
+	// The workers stop together: each stops polling and waits for its own
+	// in-flight tasks, so one after the other only adds up their
+	// shutdowns (about 0.2 s each on an idle queue).
+	var wg sync.WaitGroup
+	for _, w := range ws {
+		wg.Go(w.Stop)
 	}
+	wg.Wait()
 }

@@ -95,6 +95,15 @@ func (l *LRU) remove(el *list.Element) {
 	l.bytes -= int64(len(e.key) + len(e.val))
 }
 
+// Has reports whether key holds an unexpired value, without counting a
+// hit or a miss and without touching its recency.
+func (l *LRU) Has(key string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	el, ok := l.items[key]
+	return ok && l.now().Before(el.Value.(*lruEntry).expires)
+}
+
 // Len is the number of entries held (expired ones included until touched).
 func (l *LRU) Len() int {
 	l.mu.Lock()
