@@ -79,6 +79,6 @@ func (a *Activities) Functions() map[string]any {
 		workflows.ActivityCritique: a.Critique, workflows.ActivityWaive: a.Waive,
 		workflows.ActivityCheck: a.Check, workflows.ActivityExport: a.Export,
 		workflows.ActivityProgress: a.Progress, workflows.ActivityPublish: a.Publish,
-		workflows.ActivityRecordTurn: a.RecordTurn,
+		workflows.ActivityRecordTurn: a.RecordTurn, workflows.ActivityPicture: a.Picture,
 	}
 }

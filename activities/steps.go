@@ -89,6 +89,14 @@ func (a *Activities) Render(ctx context.Context, in editloop.RenderInput) (editl
 	return out, classifyWith(err, out)
 }
 
+// Picture runs runner.Steps.Picture (the report's before and after
+// pictures, kept in the store).
+func (a *Activities) Picture(ctx context.Context, in editloop.PictureInput) (editloop.PictureOutput, error) {
+	defer keepAlive(ctx)()
+	out, err := a.Steps.Picture(ctx, in)
+	return out, classifyWith(err, out)
+}
+
 // Beat reports render progress as an activity heartbeat (runner.Steps.Beat
 // of a worker's steps); outside an activity it does nothing.
 func Beat(ctx context.Context, slides int) {

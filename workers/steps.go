@@ -12,6 +12,7 @@ import (
 	"github.com/acecanvas/ace/internal/render"
 	"github.com/acecanvas/ace/internal/runner"
 	"github.com/acecanvas/ace/internal/skills"
+	"github.com/acecanvas/ace/internal/store"
 	"github.com/acecanvas/ace/internal/tools"
 )
 
@@ -86,7 +87,11 @@ func NewActivities(ctx context.Context, c *Conn, queues []string, renderPool int
 		if renderPool <= 0 {
 			renderPool = 2
 		}
-		pool, err := render.NewPool(ctx, render.Options{Size: renderPool, Memo: cache.NewLRU(renderMemoEntries, renderMemoBytes)})
+		// Every picture the pool makes is kept in the store
+		// (render.Options.Pictures): the Picture step's are read by the
+		// batch report and ace report, which start no browser for them.
+		pool, err := render.NewPool(ctx, render.Options{Size: renderPool, Memo: cache.NewLRU(renderMemoEntries, renderMemoBytes),
+			Pictures: store.Memo(c.Store)})
 		if err != nil {
 			return nil, nil, fmt.Errorf("render pool (set ACE_CHROMIUM to a Chromium binary): %w", err)
 		}

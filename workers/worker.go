@@ -78,7 +78,7 @@ var queueActivities = map[string][]string{
 		workflows.ActivityCheck, workflows.ActivityProgress, workflows.ActivityPublish},
 	"llm": {workflows.ActivityRoute, workflows.ActivityAgentTurn, workflows.ActivityJudge, workflows.ActivityCritique, workflows.ActivityWaive,
 		workflows.ActivityRecordTurn},
-	"render": {workflows.ActivityRender, workflows.ActivityObserve},
+	"render": {workflows.ActivityRender, workflows.ActivityObserve, workflows.ActivityPicture},
 	"diff":   {workflows.ActivityExport},
 }
 

@@ -35,7 +35,32 @@ func EditWorkflow(ctx workflow.Context, in EditInput) (*acev1.EditResult, error)
 		return nil, err
 	}
 	rec, err := editloop.Run(e, e.loopRequest(), in.Resume)
+	if err == nil {
+		e.picture(ctx, rec)
+	}
 	return e.finish(ctx, rec, err)
+}
+
+// picture runs the Picture step on a finished edit that changed the deck:
+// the render workers make the before and after pictures of its report
+// page while other decks are still editing, and the batch report reads
+// them. A failure is only logged: the report renders what is missing.
+// Histories recorded before the step existed replay without it.
+func (e *edit) picture(ctx workflow.Context, rec *editloop.Record) {
+	if rec == nil || rec.Outcome == policy.Canceled || rec.Final == "" || rec.Final == rec.Origin {
+		return
+	}
+	if workflow.GetVersion(ctx, "picture-step", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return
+	}
+	in := editloop.PictureInput{OriginRef: rec.Origin, FinalRef: rec.Final}
+	if k := rec.Kept(); k != nil && k.Snapshot != rec.Final {
+		in.DrawnRef = k.Snapshot
+	}
+	var out editloop.PictureOutput
+	if err := e.activity(PhasePicture, optPicture, ActivityPicture, in, &out); err != nil {
+		workflow.GetLogger(ctx).Warn("report pictures not made; the report renders them", "error", err)
+	}
 }
 
 // EditInput is EditWorkflow's one argument: the request and, after

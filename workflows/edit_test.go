@@ -41,6 +41,8 @@ type script struct {
 	acts          []editloop.TurnInput // each iteration's first agent turn
 	compiles      []editloop.ActInput
 	exports       []editloop.ExportInput
+	pictures      []editloop.PictureInput
+	pictureErr    error
 	published     []*acev1.EditResult
 	checks        []editloop.CheckInput
 	checkFailures []recipe.Failure
@@ -166,6 +168,12 @@ func (s *script) register(env *testsuite.TestWorkflowEnvironment) {
 		s.mu.Unlock()
 		return editloop.ExportOutput{Ref: "export:" + in.DeckRef, Format: "pptx", Bytes: 10}, nil
 	})
+	reg(ActivityPicture, func(ctx context.Context, in editloop.PictureInput) (editloop.PictureOutput, error) {
+		s.mu.Lock()
+		s.pictures = append(s.pictures, in)
+		s.mu.Unlock()
+		return editloop.PictureOutput{Rendered: 2}, s.pictureErr
+	})
 	reg(ActivityProgress, func(ctx context.Context, ev *acev1.Progress) error {
 		s.mu.Lock()
 		s.progress = append(s.progress, ev)
@@ -229,6 +237,31 @@ func TestRecipeWithoutJudgeStopsAfterOneIterationWhenGatePasses(t *testing.T) {
 	}
 	if len(s.checks) != 1 || s.checks[0].DeckRef != "d0>calls1" || !s.checks[0].Gate.Checked {
 		t.Errorf("expectations checked on %+v", s.checks)
+	}
+	// The report's pictures are made once, after the loop, of the origin
+	// and the exported snapshot.
+	if len(s.pictures) != 1 || s.pictures[0] != (editloop.PictureInput{OriginRef: "d0", FinalRef: "d0>calls1"}) {
+		t.Errorf("pictures asked %+v, want one of d0 -> d0>calls1", s.pictures)
+	}
+}
+
+// A failed Picture step is not the edit's failure (the report renders
+// what is missing), and an edit that kept the original pictures nothing.
+func TestPictureStepFailureKeepsTheEditAndNoChangeSkipsIt(t *testing.T) {
+	s := &script{pictureErr: errors.New("chromium gone")}
+	req := request()
+	req.Instruction, req.RecipeRef = "", "recipe-ref"
+	_, res, err := run(t, s, req)
+	if err != nil || res.Status != acev1.EditStatus_EDIT_STATUS_OK || len(s.published) != 1 {
+		t.Fatalf("a failed Picture step: err %v, status %v, %d published", err, res.GetStatus(), len(s.published))
+	}
+	if len(s.pictures) != 3 {
+		t.Errorf("Picture tried %d times, want optPicture's 3", len(s.pictures))
+	}
+	s = &script{gates: []bool{false}}
+	_, res, err = run(t, s, req)
+	if err != nil || res.FinalSnapshot != "d0" || len(s.pictures) != 0 {
+		t.Errorf("gate-blocked recipe: err %v, final %q, pictures %+v (want none)", err, res.GetFinalSnapshot(), s.pictures)
 	}
 }
 

@@ -55,6 +55,9 @@ var (
 	optJudge  = llmStepOptions(5 * time.Minute)
 	optRender = stepOptions(QueueRender, 10*time.Minute, 20*time.Second, 10)
 	optExport = stepOptions(QueueDiff, 3*time.Minute, 0, 5)
+	// optPicture makes the report's pictures: a render, tried three times
+	// (the report renders what it could not make).
+	optPicture = stepOptions(QueueRender, 10*time.Minute, 20*time.Second, 3)
 	// optRecord writes a turn record to the skill bank (a small write on
 	// the llm queue, whose workers hold the bank).
 	optRecord = stepOptions(QueueLLM, time.Minute, 0, 5)

@@ -47,6 +47,9 @@ const (
 	// (an edit with skills on; the llm queue's workers hold the bank, as
 	// Route needs it too).
 	ActivityRecordTurn = "RecordTurn"
+	// ActivityPicture makes the report's before and after pictures of a
+	// finished edit (the render queue).
+	ActivityPicture = "Picture"
 )
 
 // Application error types. An activity returns them as non-retryable
@@ -96,6 +99,7 @@ const (
 	PhaseCheck    Phase = "check"
 	PhaseExport   Phase = "export"
 	PhaseRecord   Phase = "record"
+	PhasePicture  Phase = "picture"
 	PhasePublish  Phase = "publish"
 	PhaseDone     Phase = "done"
 )

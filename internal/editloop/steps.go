@@ -382,6 +382,32 @@ type RenderOutput struct {
 	// auto-layout frames as drawn); empty when that changed nothing. It is
 	// what the edit exports when the iteration is kept.
 	Measured string `json:"measured,omitempty"`
+	// Stalled is how long the step waited for a browser tab held by other
+	// work (render.Result.Stalled of its renders): with the time the
+	// activity waited in its task queue, what the render step spent on
+	// the worker's capacity rather than on its slides (make bench's
+	// render-x leaves both out).
+	Stalled time.Duration `json:"stalledNs,omitempty"`
+}
+
+// PictureInput asks for the before and after pictures of an edit's
+// report page (report.Picture): OriginRef and FinalRef are the edit's
+// origin and exported snapshots, DrawnRef the kept iteration's judged
+// snapshot when it differs from FinalRef (its pictures stand for the
+// final's). It is EditWorkflow's last step, after the loop.
+type PictureInput struct {
+	OriginRef string `json:"originRef"`
+	FinalRef  string `json:"finalRef"`
+	DrawnRef  string `json:"drawnRef,omitempty"`
+}
+
+// PictureOutput counts the slides pictured now and those an earlier
+// render had kept; Stalled is as in RenderOutput.
+type PictureOutput struct {
+	Rendered    int           `json:"rendered"`
+	Kept        int           `json:"kept"`
+	Stalled     time.Duration `json:"stalledNs,omitempty"`
+	NotRendered bool          `json:"notRendered,omitempty"`
 }
 
 // JudgeInput asks for the IF (and optionally VQ) verdict on an edit.

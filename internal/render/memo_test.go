@@ -97,3 +97,48 @@ func TestPicturesAreSharedAndALazyPoolStartsOnlyForAMiss(t *testing.T) {
 		t.Fatalf("a measurement nobody kept started %d browsers, want 1", lazy.BrowsersStarted())
 	}
 }
+
+// A PictureOnly render (the report's pictures) is kept and found by
+// Pictured, is served by a measured render's kept picture, and never
+// stands for a measurement: a measured render of the same slide at the
+// same scale lays it out.
+func TestPictureOnlyIsKeptApartFromMeasurements(t *testing.T) {
+	ctx := context.Background()
+	pictures := store.Memo(store.NewMemory())
+	p, err := NewPool(ctx, Options{Size: 1, Timeout: 30 * time.Second, Pictures: pictures})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	d := deck(text("t1", 100, 100, 400, 40, "A picture for a person", 28, "#222222"))
+	pic, err := p.Render(ctx, d, nil, Request{Images: true, Scale: 0.5, PictureOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := pic.Slides[0]
+	if len(s.PNG) == 0 || s.Nodes != nil || len(pic.Violations) != 0 {
+		t.Fatalf("a picture-only render: %d PNG bytes, nodes %v", len(s.PNG), s.Nodes)
+	}
+	if png, ok := p.Pictured(ctx, d, nil, 0, 1, 0.5); !ok || string(png) != string(s.PNG) {
+		t.Fatalf("Pictured at 1 then 0.5: found %v, the same picture %v", ok, string(png) == string(s.PNG))
+	}
+	measured, err := p.Render(ctx, d, nil, Request{Images: true, Scale: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.MemoHits() != 1 || len(measured.Slides[0].Nodes) == 0 {
+		t.Fatalf("a measured render after a picture-only one: %d memo hits (want only Pictured's), %d nodes", p.MemoHits(), len(measured.Slides[0].Nodes))
+	}
+	d2 := deck(text("t1", 100, 100, 400, 40, "Measured first", 28, "#222222"))
+	full, err := p.Render(ctx, d2, nil, Request{Images: true, Scale: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := p.Render(ctx, d2, nil, Request{Images: true, Scale: 0.5, PictureOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.MemoHits() != 2 || string(again.Slides[0].PNG) != string(full.Slides[0].PNG) {
+		t.Fatalf("a picture-only render of a slide measured with its picture: %d memo hits, the same picture %v", p.MemoHits(), string(again.Slides[0].PNG) == string(full.Slides[0].PNG))
+	}
+}

@@ -518,8 +518,9 @@ type rawImg struct {
 }
 
 // drawSlide sets the slide DOM in t's shell page, measures it and, when
-// scale > 0, captures a PNG of the slide at that scale.
-func (t *tab) drawSlide(ctx context.Context, markup string, w, h float64, scale float64) (*rawSlide, []byte, error) {
+// scale > 0, captures a PNG of the slide at that scale. pictureOnly skips
+// the backdrop pass (Request.PictureOnly).
+func (t *tab) drawSlide(ctx context.Context, markup string, w, h float64, scale float64, pictureOnly bool) (*rawSlide, []byte, error) {
 	vw, vh := int64(math.Ceil(w)), int64(math.Ceil(h))
 	var raw *rawSlide
 	var png []byte
@@ -563,7 +564,7 @@ func (t *tab) drawSlide(ctx context.Context, markup string, w, h float64, scale 
 			png = shot.Data
 		}
 		region, ok := backdropRegion(raw, w, h)
-		if !ok {
+		if !ok || pictureOnly {
 			return nil
 		}
 		// What is painted behind the text, for the contrast check: the

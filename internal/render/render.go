@@ -33,6 +33,14 @@ type Request struct {
 	// found reported as Measured.AutoFitScale. Every other such text is
 	// drawn at the scale its file stores (TextBox.DrawnFontScale).
 	FitText []string
+	// PictureOnly, with Images, paints the slides without measuring them:
+	// no backdrop pass (the contrast check's), and each SlideResult holds
+	// the PNG only (no Nodes, Violations or Errors). For pictures a person
+	// looks at (the report's before and after), about half the browser
+	// time of a measured render. A measured render of the same markup at
+	// the same scale kept earlier (Options.Memo, Options.Pictures) serves
+	// it too.
+	PictureOnly bool
 	// Progress, when set, is called after each requested slide is
 	// rendered (or recalled from the memo) with how many are done and how
 	// many were requested: done counts 1..total, one call at a time.
@@ -44,6 +52,11 @@ type Result struct {
 	Slides []SlideResult `json:"slides"`
 	// Violations of every rendered slide, sorted by Key.
 	Violations []Violation `json:"violations"`
+	// Stalled is the wall time the call spent with all its unfinished
+	// slides waiting for a browser tab that other work held (another
+	// render, a tool measuring text): the pool's capacity, not the cost
+	// of these slides. 0 when the pool had a free tab whenever asked.
+	Stalled time.Duration `json:"stalledNs,omitempty"`
 }
 
 // SlideResult is one rendered slide.
@@ -174,10 +187,13 @@ func (p *Pool) Render(ctx context.Context, d *scenegraph.Deck, assets scenegraph
 	var (
 		doneMu sync.Mutex
 		done   int
+		stall  stallClock
 	)
 	for k, i := range idx {
+		stall.add(slideStarted)
 		g.Go(func() error {
-			sr, err := p.renderSlide(gctx, d, assets, i, scale, fit)
+			defer stall.add(slideDone)
+			sr, err := p.renderSlide(gctx, d, assets, i, scale, fit, req.PictureOnly && scale > 0, &stall)
 			if err != nil {
 				return err
 			}
@@ -198,10 +214,53 @@ func (p *Pool) Render(ctx context.Context, d *scenegraph.Deck, assets scenegraph
 		out.Violations = append(out.Violations, s.Violations...)
 	}
 	sortViolations(out.Violations)
+	out.Stalled = stall.total
 	return out, nil
 }
 
-func (p *Pool) renderSlide(ctx context.Context, d *scenegraph.Deck, assets scenegraph.AssetSource, i int, scale float64, fit map[string]bool) (*SlideResult, error) {
+// stallClock measures Result.Stalled: the wall time during which at
+// least one slide of a call waits for a tab and none is being worked on.
+type stallClock struct {
+	mu              sync.Mutex
+	working, queued int
+	since           time.Time
+	total           time.Duration
+}
+
+// stallEvent is a slide's transition in stallClock.add.
+type stallEvent int
+
+const (
+	slideStarted  stallEvent = iota // working (building markup, drawing)
+	slideQueued                     // working to waiting for a tab
+	slideDequeued                   // waiting to working
+	slideDone                       // no longer working
+)
+
+func (c *stallClock) add(t stallEvent) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := time.Now()
+	if c.working == 0 && c.queued > 0 {
+		c.total += now.Sub(c.since)
+	}
+	switch t {
+	case slideStarted:
+		c.working++
+	case slideDone:
+		c.working--
+	case slideQueued:
+		c.working, c.queued = c.working-1, c.queued+1
+	case slideDequeued:
+		c.working, c.queued = c.working+1, c.queued-1
+	}
+	c.since = now
+}
+
+func (p *Pool) renderSlide(ctx context.Context, d *scenegraph.Deck, assets scenegraph.AssetSource, i int, scale float64, fit map[string]bool, pictureOnly bool, stall *stallClock) (*SlideResult, error) {
 	markup, notes, err := slideHTML(d, i, assets, fit)
 	if err != nil {
 		return nil, err
@@ -212,17 +271,28 @@ func (p *Pool) renderSlide(ctx context.Context, d *scenegraph.Deck, assets scene
 	start := time.Now()
 	key := p.memoKey(markup, d.Width, d.Height, scale)
 	if raw, png = p.recall(ctx, key, scale > 0); raw != nil {
+		if pictureOnly {
+			return &SlideResult{Index: i, SlideID: slideID, PNG: png, Duration: time.Since(start)}, nil
+		}
 		return p.slideResult(d, i, raw, png, notes, start), nil
 	}
+	if pictureOnly {
+		key = pictureKey(key)
+		if _, png = p.recall(ctx, key, true); png != nil {
+			return &SlideResult{Index: i, SlideID: slideID, PNG: png, Duration: time.Since(start)}, nil
+		}
+	}
 	for attempt := 0; ; attempt++ {
+		stall.add(slideQueued)
 		t, err := p.acquire(ctx)
+		stall.add(slideDequeued)
 		if err != nil {
 			return nil, fmt.Errorf("render: slide %d (%s): waiting for a browser: %w", i+1, slideID, err)
 		}
 		start = time.Now() // the slide's own time, not its wait for a tab
 		sctx, cancel := context.WithTimeout(t.ctx, p.opts.Timeout)
 		stop := context.AfterFunc(ctx, cancel)
-		raw, png, err = t.drawSlide(sctx, markup, d.Width, d.Height, scale)
+		raw, png, err = t.drawSlide(sctx, markup, d.Width, d.Height, scale, pictureOnly)
 		timedOut := errors.Is(sctx.Err(), context.DeadlineExceeded)
 		stop()
 		cancel()
@@ -244,8 +314,23 @@ func (p *Pool) renderSlide(ctx context.Context, d *scenegraph.Deck, assets scene
 			return nil, fmt.Errorf("render: slide %d (%s): failed twice: %w", i+1, slideID, err)
 		}
 	}
+	if pictureOnly {
+		// Kept under its own key, never as a measurement.
+		p.remember(ctx, key, &rawSlide{}, png)
+		return &SlideResult{Index: i, SlideID: slideID, PNG: png, Duration: time.Since(start)}, nil
+	}
 	p.remember(ctx, key, raw, png)
 	return p.slideResult(d, i, raw, png, notes, start), nil
+}
+
+// pictureKey is the memo key of a picture-only rendering (Request.
+// PictureOnly) of what key names: a different entry, so that it never
+// stands for a measured one.
+func pictureKey(key string) string {
+	if key == "" {
+		return ""
+	}
+	return "picture:" + key
 }
 
 // slideResult turns what the browser measured into a slide's result.
@@ -377,19 +462,31 @@ func sortViolations(v []Violation) {
 	sort.SliceStable(v, func(i, j int) bool { return v[i].Key < v[j].Key })
 }
 
-// Pictured returns the PNG of slide i of d at scale (above 0) that an
-// earlier render made, from Options.Memo or Options.Pictures, without
-// rendering anything or starting a browser; ok is false when no render of
-// that markup at that scale was kept (or the pool keeps none).
-func (p *Pool) Pictured(ctx context.Context, d *scenegraph.Deck, assets scenegraph.AssetSource, i int, scale float64) (png []byte, ok bool) {
-	if d == nil || i < 0 || i >= len(d.Slides) || scale <= 0 {
+// Pictured returns the PNG of slide i of d at the first of scales (each
+// above 0) that an earlier render made, from Options.Memo or
+// Options.Pictures (a measured render's picture or a PictureOnly one),
+// without rendering anything or starting a browser; ok is false when no
+// render of that markup at any of those scales was kept (or the pool
+// keeps none). The slide's markup is built once for all scales.
+func (p *Pool) Pictured(ctx context.Context, d *scenegraph.Deck, assets scenegraph.AssetSource, i int, scales ...float64) (png []byte, ok bool) {
+	if d == nil || i < 0 || i >= len(d.Slides) || len(scales) == 0 || (p.opts.Memo == nil && p.opts.Pictures == nil) {
 		return nil, false
 	}
 	markup, _, err := slideHTML(d, i, assets, nil)
 	if err != nil {
 		return nil, false
 	}
-	key := p.memoKey(markup, d.Width, d.Height, scale)
-	raw, png := p.recall(ctx, key, true)
-	return png, raw != nil && len(png) > 0
+	for _, scale := range scales {
+		if scale <= 0 {
+			continue
+		}
+		key := p.memoKey(markup, d.Width, d.Height, scale)
+		if raw, png := p.recall(ctx, key, true); raw != nil && len(png) > 0 {
+			return png, true
+		}
+		if _, png := p.recall(ctx, pictureKey(key), true); len(png) > 0 {
+			return png, true
+		}
+	}
+	return nil, false
 }

@@ -89,7 +89,7 @@ func FromResult(ctx context.Context, s store.Store, pool *render.Pool, r *acev1.
 			}
 		}
 	}
-	if e.Slides, err = pairs(ctx, pool, origin, final, drawn, assets, assets, PageScale); err != nil {
+	if e.Slides, err = pairs(ctx, pool, origin, final, drawn, assets, assets, PageScale, nil); err != nil {
 		return e, err
 	}
 	return e, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"time"
 
 	"github.com/acecanvas/ace/internal/render"
 	sg "github.com/acecanvas/ace/internal/scenegraph"
@@ -21,15 +22,48 @@ const MaxPairs = 60
 // steps) is used as it is, at scale or at 1 (the judge's pictures); only
 // the others are rendered, with the pool (a lazy pool whose pictures are
 // all kept starts no browser).
-func Pairs(ctx context.Context, pool *render.Pool, origin, current *sg.Deck, originAssets, currentAssets sg.AssetSource, scale float64) ([]SlidePair, error) {
-	return pairs(ctx, pool, origin, current, nil, originAssets, currentAssets, scale)
+func Pairs(ctx context.Context, pool Painter, origin, current *sg.Deck, originAssets, currentAssets sg.AssetSource, scale float64) ([]SlidePair, error) {
+	return pairs(ctx, pool, origin, current, nil, originAssets, currentAssets, scale, nil)
+}
+
+// Painter is the part of *render.Pool the pictures need: Render, and
+// Pictured to read a picture an earlier render kept.
+type Painter interface {
+	Render(ctx context.Context, d *sg.Deck, assets sg.AssetSource, req render.Request) (*render.Result, error)
+	Pictured(ctx context.Context, d *sg.Deck, assets sg.AssetSource, i int, scales ...float64) ([]byte, bool)
+}
+
+// Pictures counts what Picture did: slides it rendered and slides an
+// earlier render had already pictured; Stalled is the time its renders
+// waited for a browser other work held (render.Result.Stalled).
+type Pictures struct {
+	Rendered, Kept int
+	Stalled        time.Duration
+}
+
+// Picture makes, with pool, the before and after pictures a report page
+// shows for an edit from origin to current (drawn as for the batch
+// report: the kept iteration's judged snapshot, or nil), at PageScale,
+// without composing the page: the pool's render.Options.Pictures keeps
+// them, and the report later reads them without a browser. The batch
+// workflows run it as their last step, on the render workers, so a
+// batch's pictures are made in parallel as its decks finish rather than
+// one by one when the report is written. Errors are the renders'.
+func Picture(ctx context.Context, pool Painter, origin, current, drawn *sg.Deck, assets sg.AssetSource) (Pictures, error) {
+	var st Pictures
+	_, err := pairs(ctx, pool, origin, current, drawn, assets, assets, PageScale, &st)
+	return st, err
 }
 
 // pairs is Pairs with drawn, when not nil, the snapshot whose render the
 // gate judged (the kept iteration's, before the measured geometry was
 // written back into current: the same picture, different bytes): its
-// kept pictures stand for current's slides.
-func pairs(ctx context.Context, pool *render.Pool, origin, current, drawn *sg.Deck, originAssets, currentAssets sg.AssetSource, scale float64) ([]SlidePair, error) {
+// kept pictures stand for current's slides. st, when not nil, counts the
+// slides rendered and found kept.
+func pairs(ctx context.Context, pool Painter, origin, current, drawn *sg.Deck, originAssets, currentAssets sg.AssetSource, scale float64, st *Pictures) ([]SlidePair, error) {
+	if st == nil {
+		st = &Pictures{}
+	}
 	ids := sg.ChangedSlides(origin, current)
 	if len(ids) > MaxPairs {
 		ids = ids[:MaxPairs]
@@ -42,10 +76,8 @@ func pairs(ctx context.Context, pool *render.Pool, origin, current, drawn *sg.De
 		if i < 0 {
 			return nil
 		}
-		for _, sc := range []float64{scale, 1} {
-			if png, ok := pool.Pictured(ctx, d, assets, i, sc); ok {
-				return png
-			}
+		if png, ok := pool.Pictured(ctx, d, assets, i, scale, 1); ok {
+			return png
 		}
 		return nil
 	}
@@ -63,6 +95,7 @@ func pairs(ctx context.Context, pool *render.Pool, origin, current, drawn *sg.De
 			}
 			if png != nil {
 				out[id] = png
+				st.Kept++
 				continue
 			}
 			idx = append(idx, i)
@@ -70,10 +103,12 @@ func pairs(ctx context.Context, pool *render.Pool, origin, current, drawn *sg.De
 		if len(idx) == 0 {
 			return out, nil
 		}
-		res, err := pool.Render(ctx, deck, assets, render.Request{Slides: idx, Scale: scale, Images: true})
+		res, err := pool.Render(ctx, deck, assets, render.Request{Slides: idx, Scale: scale, Images: true, PictureOnly: true})
 		if err != nil {
 			return nil, err
 		}
+		st.Rendered += len(res.Slides)
+		st.Stalled += res.Stalled
 		for _, s := range res.Slides {
 			out[s.SlideID] = s.PNG
 		}

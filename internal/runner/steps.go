@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/acecanvas/ace/internal/agent"
 	"github.com/acecanvas/ace/internal/cache"
@@ -21,6 +22,7 @@ import (
 	"github.com/acecanvas/ace/internal/observe"
 	"github.com/acecanvas/ace/internal/recipe"
 	"github.com/acecanvas/ace/internal/render"
+	"github.com/acecanvas/ace/internal/report"
 	"github.com/acecanvas/ace/internal/retrieval"
 	"github.com/acecanvas/ace/internal/route"
 	"github.com/acecanvas/ace/internal/scenegraph"
@@ -51,13 +53,6 @@ type Steps struct {
 	// ContextBudget bounds the routed context in o200k tokens
 	// (route.Bounded; 0 = ACE_CONTEXT_BUDGET, else 32,000).
 	ContextBudget int
-	// PictureScale, when above 0, makes RenderSlides picture the slides it
-	// renders without pictures too, at this scale (report.PageScale, 0.5),
-	// for the renderer's memo and its render.Options.Pictures: the batch
-	// report's before/after pictures are then read from the store, not
-	// rendered again. The pictures are not returned (RenderOutput.Images
-	// stays what the request asked for).
-	PictureScale float64
 	// Beat, when set, is told how many slides RenderSlides has rendered so
 	// far (the render activity heartbeats with it).
 	Beat func(ctx context.Context, slides int)
@@ -646,7 +641,7 @@ func (s *Steps) Render(ctx context.Context, in editloop.RenderInput) (editloop.R
 	for _, id := range ids {
 		put[id] = true
 	}
-	res := Rendered{Violations: again.Violations, Images: again.Images}
+	res := Rendered{Violations: again.Violations, Images: again.Images, Stalled: cur.Stalled + again.Stalled}
 	for _, v := range cur.Violations {
 		if !put[v.SlideID] {
 			res.Violations = append(res.Violations, v)
@@ -724,7 +719,8 @@ func gateOf(cur, orig Rendered, waived map[string]string) (editloop.RenderOutput
 	}
 	ok, fresh := render.Gate(counted, orig.Violations)
 	out := editloop.RenderOutput{Slides: cur.Slides, Violations: len(cur.Violations), GatePassed: ok,
-		Images: cur.Images, Rendered: cur.IDs, Current: cur.Violations, Origin: orig.Violations}
+		Images: cur.Images, Rendered: cur.IDs, Current: cur.Violations, Origin: orig.Violations,
+		Stalled: cur.Stalled + orig.Stalled}
 	for _, v := range fresh {
 		out.NewViolations = append(out.NewViolations, judge.Describe(v))
 	}
@@ -819,6 +815,9 @@ type Rendered struct {
 	// Measured is each rendered slide's measured geometry (render
 	// results without their PNGs).
 	Measured []render.SlideResult
+	// Stalled is the time the renders waited for a browser other work
+	// held (render.Result.Stalled, summed).
+	Stalled time.Duration
 }
 
 // RenderSlides renders the slides ids of snapshot ref (nil: every slide;
@@ -848,9 +847,6 @@ func (s *Steps) RenderSlides(ctx context.Context, ref string, ids []string, imag
 	}
 	assets := store.Assets(ctx, s.Store)
 	req := render.Request{Images: images}
-	if !images && s.PictureScale > 0 {
-		req.Images, req.Scale = true, s.PictureScale
-	}
 	for len(idx) > 0 {
 		n := min(renderChunk, len(idx))
 		req.Slides = idx[:n]
@@ -859,6 +855,7 @@ func (s *Steps) RenderSlides(ctx context.Context, ref string, ids []string, imag
 			return out, fmt.Errorf("render %s: %w", ref, err)
 		}
 		idx = idx[n:]
+		out.Stalled += res.Stalled
 		out.Violations = append(out.Violations, res.Violations...)
 		out.Slides += len(res.Slides)
 		for _, sl := range res.Slides {
@@ -882,6 +879,37 @@ func (s *Steps) RenderSlides(ctx context.Context, ref string, ids []string, imag
 		}
 	}
 	return out, nil
+}
+
+// Picture makes the report's before and after pictures of an edit
+// (report.Picture) with the renderer, which keeps them (a worker's pool
+// has render.Options.Pictures over the store). Without a renderer, or
+// with one that cannot read kept pictures, it does nothing and says so
+// (NotRendered): the report then renders them itself.
+func (s *Steps) Picture(ctx context.Context, in editloop.PictureInput) (editloop.PictureOutput, error) {
+	painter, ok := s.Renderer.(report.Painter)
+	if !ok {
+		return editloop.PictureOutput{NotRendered: true}, nil
+	}
+	origin, err := s.deck(ctx, in.OriginRef)
+	if err != nil {
+		return editloop.PictureOutput{}, err
+	}
+	final, err := s.deck(ctx, in.FinalRef)
+	if err != nil {
+		return editloop.PictureOutput{}, err
+	}
+	var drawn *scenegraph.Deck
+	if in.DrawnRef != "" && in.DrawnRef != in.FinalRef {
+		if drawn, err = s.deck(ctx, in.DrawnRef); err != nil {
+			return editloop.PictureOutput{}, err
+		}
+	}
+	st, err := report.Picture(ctx, painter, origin, final, drawn, store.Assets(ctx, s.Store))
+	if err != nil {
+		return editloop.PictureOutput{}, fmt.Errorf("picture %s: %w", in.FinalRef, err)
+	}
+	return editloop.PictureOutput{Rendered: st.Rendered, Kept: st.Kept, Stalled: st.Stalled}, nil
 }
 
 // ErrNoRenderer is returned by RenderSlides when Steps has no renderer.
