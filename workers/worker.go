@@ -88,7 +88,7 @@ type WorkerOptions struct {
 	// activities to finish (they are retried elsewhere after it).
 	StopTimeout time.Duration
 	// RenderConcurrency caps concurrent Render activities (one Chromium
-	// tab each); 0 means 2.
+	// tab each); 0 means DefaultRenderPool.
 	RenderConcurrency int
 }
 
@@ -116,7 +116,7 @@ func StartWorkers(c client.Client, queues []string, a *activities.Activities, o 
 		o.StopTimeout = 30 * time.Second
 	}
 	if o.RenderConcurrency == 0 {
-		o.RenderConcurrency = 2
+		o.RenderConcurrency = DefaultRenderPool()
 	}
 	var ws []worker.Worker
 	for _, q := range queues {

@@ -66,12 +66,12 @@ period above it.`,
 	}
 	cmd.Flags().StringVar(&queues, "queues", "all", "comma-separated: edit, llm, render, diff, evolve (or all)")
 	cmd.Flags().BoolVar(&dispatch, "dispatch", false, "also run the NATS dispatcher (ACE_JOBS -> EditWorkflow)")
-	cmd.Flags().IntVar(&renderPool, "render-pool", 2, "Chromium tabs for render workers")
+	cmd.Flags().IntVar(&renderPool, "render-pool", workers.DefaultRenderPool(), "Chromium browsers for render workers (default: half the CPU cores)")
 	cmd.Flags().DurationVar(&drain, "drain", 30*time.Second, "on SIGINT/SIGTERM, how long in-flight activities may run on before exit")
 	rootCmd.AddCommand(cmd)
 }
 
-var renderPoolSize = 2
+var renderPoolSize = workers.DefaultRenderPool()
 
 // workerDrain is ace worker's --drain: how long a graceful stop waits for
 // in-flight activities (workers.WorkerOptions.StopTimeout; 0: its default).
