@@ -15,6 +15,7 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 
+	"github.com/acecanvas/ace/internal/editloop"
 	"github.com/acecanvas/ace/internal/shareddecks"
 	acev1 "github.com/acecanvas/ace/proto/ace/v1"
 	"github.com/acecanvas/ace/workers"
@@ -32,8 +33,10 @@ import (
 //   - report-% : the report phase's share of the batch's wall time, from
 //     summary.json's write to report.html's (goal <= 10);
 //   - render-x : the render steps' cost in the workflows (each Render
-//     activity from scheduled to completed, from the Temporal histories,
-//     read afterwards from the batch's data directory) over the in-process
+//     activity from started to completed less its wait for a browser tab,
+//     from the Temporal histories read afterwards from the batch's data
+//     directory; its waits in the task queue and for a tab are logged
+//     beside it) over the in-process
 //     render of the same decks (`ace edit --record`: the iterations'
 //     render timings), summed over the six decks (goal <= 1.2);
 //   - load1: the 1-minute load average at the start of the rounds (the
@@ -87,18 +90,18 @@ func BenchmarkBatchVsEditLoop(b *testing.B) {
 				ld += runAce(b, ldata, "edit", d, "--recipe", recipe, "-o", filepath.Join(lout, name), "--record", rec)
 				inProcess += recordRender(b, rec)
 			}
-			inWorkflows := workflowRenders(b, data, out)
+			wf := workflowRenders(b, data, out)
 			n := float64(len(decks))
 			batchPM = append(batchPM, n/bd.Minutes())
 			loopPM = append(loopPM, n/ld.Minutes())
 			ratio = append(ratio, ld.Seconds()/bd.Seconds())
 			reportPct = append(reportPct, 100*rep.Seconds()/bd.Seconds())
 			if inProcess > 0 {
-				renderX = append(renderX, inWorkflows.Seconds()/inProcess.Seconds())
+				renderX = append(renderX, wf.Render.Seconds()/inProcess.Seconds())
 			}
-			b.Logf("round %d (load %s): batch %.1f s (report %.1f s, %.0f%%), loop %.1f s, %.2fx; render in workflows %.2f s, in process %.2f s",
+			b.Logf("round %d (load %s): batch %.1f s (report %.1f s, %.0f%%), loop %.1f s, %.2fx; render in workflows %.2f s (%.2f s waiting for a render slot or tab besides), in process %.2f s; report pictures in workflows %.2f s (%d slides)",
 				r+1, loadAverage(), bd.Seconds(), rep.Seconds(), 100*rep.Seconds()/bd.Seconds(), ld.Seconds(), ld.Seconds()/bd.Seconds(),
-				inWorkflows.Seconds(), inProcess.Seconds())
+				wf.Render.Seconds(), wf.Waited.Seconds(), inProcess.Seconds(), wf.Picture.Seconds(), wf.Pictured)
 		}
 	}
 	b.ReportMetric(median(batchPM), "batch-decks/min")
@@ -156,11 +159,29 @@ func recordRender(tb testing.TB, path string) time.Duration {
 	return time.Duration(ms) * time.Millisecond
 }
 
+// workflowSteps is what the Render and Picture activities of a batch's
+// EditWorkflows took (workflowRenders).
+type workflowSteps struct {
+	// Render is the Render activities' execution, started to completed,
+	// less the time their renders waited for a browser tab other work held
+	// (RenderOutput.Stalled: the six decks' tools measure text with the
+	// worker's browsers too): what rendering cost.
+	Render time.Duration
+	// Waited is that wait plus their time in the render task queue,
+	// scheduled to started (six decks share the worker's two render
+	// slots): what the worker's capacity added.
+	Waited time.Duration
+	// Picture is the Picture activities' execution less their waits for
+	// a tab, and Pictured the slides they rendered: the report's pictures,
+	// made on the render workers as each deck finished.
+	Picture  time.Duration
+	Pictured int
+}
+
 // workflowRenders sums, over the decks of the batch whose summary is in
-// out, the Render activities of their EditWorkflow histories from
-// scheduled to completed (what the workflow waited for them), reading the
-// histories from the embedded stack of the batch's data directory.
-func workflowRenders(tb testing.TB, data, out string) time.Duration {
+// out, the Render and Picture activities of their EditWorkflow histories,
+// read from the embedded stack of the batch's data directory.
+func workflowRenders(tb testing.TB, data, out string) workflowSteps {
 	tb.Helper()
 	raw, err := os.ReadFile(filepath.Join(out, "summary.json"))
 	if err != nil {
@@ -176,29 +197,55 @@ func workflowRenders(tb testing.TB, data, out string) time.Duration {
 		tb.Fatal(err)
 	}
 	defer conn.Close()
-	var total time.Duration
+	dc := workers.DataConverter(nil)
+	var ws workflowSteps
+	n := 0
 	for _, row := range sum.Rows {
+		name := map[int64]string{}
 		scheduled := map[int64]time.Time{}
+		started := map[int64]time.Time{}
 		hist := conn.Temporal.GetWorkflowHistory(ctx, acev1.JobID(sum.Batch, row.Deck), "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 		for hist.HasNext() {
 			ev, err := hist.Next()
 			if err != nil {
 				tb.Fatalf("history of %s: %v", row.Deck, err)
 			}
-			if a := ev.GetActivityTaskScheduledEventAttributes(); a != nil && a.GetActivityType().GetName() == "Render" {
-				scheduled[ev.GetEventId()] = ev.GetEventTime().AsTime()
+			at := ev.GetEventTime().AsTime()
+			if a := ev.GetActivityTaskScheduledEventAttributes(); a != nil {
+				name[ev.GetEventId()] = a.GetActivityType().GetName()
+				scheduled[ev.GetEventId()] = at
 			}
-			if a := ev.GetActivityTaskCompletedEventAttributes(); a != nil {
-				if t0, ok := scheduled[a.GetScheduledEventId()]; ok {
-					total += ev.GetEventTime().AsTime().Sub(t0)
+			if a := ev.GetActivityTaskStartedEventAttributes(); a != nil {
+				started[a.GetScheduledEventId()] = at
+			}
+			a := ev.GetActivityTaskCompletedEventAttributes()
+			if a == nil {
+				continue
+			}
+			id := a.GetScheduledEventId()
+			switch name[id] {
+			case "Render":
+				var res editloop.RenderOutput
+				if err := dc.FromPayloads(a.GetResult(), &res); err != nil {
+					tb.Fatalf("Render result of %s: %v", row.Deck, err)
 				}
+				ws.Render += at.Sub(started[id]) - res.Stalled
+				ws.Waited += started[id].Sub(scheduled[id]) + res.Stalled
+				n++
+			case "Picture":
+				var res editloop.PictureOutput
+				if err := dc.FromPayloads(a.GetResult(), &res); err != nil {
+					tb.Fatalf("Picture result of %s: %v", row.Deck, err)
+				}
+				ws.Picture += at.Sub(started[id]) - res.Stalled
+				ws.Pictured += res.Rendered
 			}
 		}
 	}
-	if total == 0 {
+	if n == 0 {
 		tb.Fatal(fmt.Sprintf("no Render activity in the histories of batch %s", sum.Batch))
 	}
-	return total
+	return ws
 }
 
 // loadAverage is /proc/loadavg's three figures.
