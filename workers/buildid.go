@@ -1,10 +1,11 @@
 package workers
 
 import (
-	"runtime/debug"
 	"sync"
 
 	"go.temporal.io/sdk/worker"
+
+	"github.com/acecanvas/ace/internal/buildinfo"
 )
 
 // setBuildID gives the Temporal SDK this binary's identity (the binary
@@ -23,23 +24,13 @@ var setBuildID = sync.OnceFunc(func() {
 // buildID is "ace-REVISION" (12 hex digits, "-modified" for a build from a
 // modified checkout), or "" when the binary records no revision.
 func buildID() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
+	bi, ok := buildinfo.Read()
+	if !ok || bi.Revision == "" {
 		return ""
 	}
-	var rev, modified string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				modified = "-modified"
-			}
-		}
+	id := "ace-" + bi.ShortRevision(12)
+	if bi.Modified {
+		id += "-modified"
 	}
-	if rev == "" {
-		return ""
-	}
-	return "ace-" + rev[:min(12, len(rev))] + modified
+	return id
 }

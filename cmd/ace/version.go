@@ -1,8 +1,9 @@
 package main
 
 import (
-	"runtime/debug"
 	"strings"
+
+	"github.com/acecanvas/ace/internal/buildinfo"
 )
 
 func init() { rootCmd.Version = version() }
@@ -11,24 +12,13 @@ func init() { rootCmd.Version = version() }
 // commit it was built from ("(devel) 3f925fd, modified"), read from the
 // build information Go records in the binary.
 func version() string {
-	bi, ok := debug.ReadBuildInfo()
+	bi, ok := buildinfo.Read()
 	if !ok {
 		return "unknown"
 	}
-	v := bi.Main.Version
-	var rev, dirty string
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = ", modified"
-			}
-		}
+	dirty := ""
+	if bi.Modified {
+		dirty = ", modified"
 	}
-	if len(rev) > 7 {
-		rev = rev[:7]
-	}
-	return strings.TrimSpace(v + " " + rev + dirty)
+	return strings.TrimSpace(bi.Version + " " + bi.ShortRevision(7) + dirty)
 }
