@@ -238,9 +238,6 @@ const (
 )
 
 func (c *stallClock) add(t stallEvent) {
-	if c == nil {
-		return
-	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	now := time.Now()

@@ -69,9 +69,6 @@ func (c *cached) Has(ctx context.Context, ref string) (bool, error) {
 	return c.s.Has(ctx, ref)
 }
 
-// Stats is the read cache's hit and miss counts.
-func (c *cached) Stats() cache.Stats { return c.lru.Stats() }
-
 type cachedIndex struct {
 	*cached
 	ix Index
