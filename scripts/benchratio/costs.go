@@ -16,8 +16,12 @@ import (
 type StepCosts struct {
 	Benchtime string  `json:"benchtime"`
 	Cores     int     `json:"cores"`
-	Load1Max  float64 `json:"load1_max"` // highest 1-minute load average during the run; -1 not recorded
-	Recorded  string  `json:"recorded,omitempty"`
+	Load1Max  float64 `json:"load1_max"` // highest 1-minute load average during the run, its own load included; -1 not recorded
+	// 1-minute load average before the run, and the average busy cores
+	// of other processes over it (scripts/benchcpu); -1 not recorded.
+	Load1Start float64 `json:"load1_start"`
+	OtherCPU   float64 `json:"other_cpu"`
+	Recorded   string  `json:"recorded,omitempty"`
 
 	RouteMS          float64   `json:"route_ms"`            // CARE routing of one instruction
 	ActRoundMS       float64   `json:"act_round_ms"`        // ACE's side of one agent round (model latency excluded)
@@ -38,7 +42,7 @@ type StepCosts struct {
 
 // costsFrom picks the step costs out of a run's figures.
 func costsFrom(f figures, info runInfo) StepCosts {
-	c := StepCosts{Benchtime: info.benchtime, Cores: info.cores, Load1Max: info.load, Recorded: info.recorded, Source: map[string]string{}}
+	c := StepCosts{Benchtime: info.benchtime, Cores: info.cores, Load1Max: info.load1Max, Load1Start: info.load1Start, OtherCPU: info.otherCPU, Recorded: info.recorded, Source: map[string]string{}}
 	ms := func(field, bench, unit string, scale float64) float64 {
 		v, ok := f[bench][unit]
 		if !ok {

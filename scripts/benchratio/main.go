@@ -6,15 +6,31 @@
 // Ratios compare like with like only: a baseline recorded at another
 // -benchtime (its "# benchtime:" header line, written by scripts/bench) is
 // not compared at all, and when this run or the baseline ran on a loaded
-// machine (its "# load1-max:" header, the highest 1-minute load average
-// sampled during the run, above -max-load times its "# cores:") every
-// ratio is marked with "*" and a line says why: on a 2-core machine a
-// parallel build doubles most figures.
+// machine every ratio is marked with "*" and a line says why: on a 2-core
+// machine a parallel build doubles most figures. A run is loaded when
+// others loaded the machine, not when the benchmarks did (the batch
+// benchmarks alone drive the 1-minute load to about 5 on 2 cores):
+//
+//   - "# load1-start:", the 1-minute load average before the run, is above
+//     -max-load (0.5) times its "# cores:" (1.0 on 2 cores): the machine
+//     was busy when the run began; the load average also counts tasks
+//     waiting for the disk, which CPU time does not show; or
+//   - "# other-cpu:", the average busy cores of every process outside the
+//     run over the run (scripts/benchcpu: /proc/stat less the run's own
+//     process tree), is above -max-other (0.25) times its cores (half a
+//     core on 2): others took a share the parallel benchmarks would have
+//     used.
+//
+// A file written before scripts/bench recorded those two (the committed
+// baseline of 2026-11-30 among them) is judged by the old rule: its
+// "# load1-max:", the highest 1-minute load average sampled during the
+// run, above -max-load times its cores; a file with none of the three is
+// not judged.
 //
 // With -costs FILE it also writes the per-step costs of the run as JSON
 // (costs.go), the input of the scaling simulation cmd/acesim.
 //
-// Usage: benchratio -baseline FILE [-max-load 0.5] [-costs FILE] < current.txt
+// Usage: benchratio -baseline FILE [-max-load 0.5] [-max-other 0.25] [-costs FILE] < current.txt
 package main
 
 import (
@@ -31,25 +47,75 @@ import (
 type figures map[string]map[string]float64 // benchmark -> unit -> value
 
 // runInfo is what scripts/bench writes above the go test output: the
-// -benchtime, the machine's cores and the highest 1-minute load average
-// seen during the run (load < 0: not recorded).
+// -benchtime, the machine's cores, the 1-minute load average before the
+// run and at most during it, and the average busy cores of other
+// processes and of the run itself over the run (each < 0: not recorded).
 type runInfo struct {
-	benchtime string
-	recorded  string
-	cores     int
-	load      float64
+	benchtime  string
+	recorded   string
+	cores      int
+	load1Max   float64
+	load1Start float64
+	otherCPU   float64
+	ownCPU     float64
 }
 
-// loaded reports whether the run's load exceeds maxLoad per core.
-func (r runInfo) loaded(maxLoad float64) bool {
-	return r.load >= 0 && r.cores > 0 && r.load > maxLoad*float64(r.cores)
+func newRunInfo() runInfo {
+	return runInfo{load1Max: -1, load1Start: -1, otherCPU: -1, ownCPU: -1}
+}
+
+// loaded judges the run by the rule of the package comment: by its start
+// load (above maxLoad per core) and others' CPU (above maxOther per core)
+// when it recorded them, else by its highest load (above maxLoad per
+// core). why says which figure decided, "" when the run was not loaded.
+func (r runInfo) loaded(maxLoad, maxOther float64) (bool, string) {
+	if r.cores <= 0 {
+		return false, ""
+	}
+	n := float64(r.cores)
+	switch {
+	case r.load1Start >= 0 && r.otherCPU >= 0:
+		if r.load1Start > maxLoad*n {
+			return true, fmt.Sprintf("1-minute load %.2f at start, above %.2g x %d cores", r.load1Start, maxLoad, r.cores)
+		}
+		if r.otherCPU > maxOther*n {
+			return true, fmt.Sprintf("other processes used %.2f cores on average, above %.2g x %d cores", r.otherCPU, maxOther, r.cores)
+		}
+	case r.load1Max >= 0:
+		if r.load1Max > maxLoad*n {
+			return true, fmt.Sprintf("1-minute load at most %.2f, above %.2g x %d cores (an older run: its own load counted too)", r.load1Max, maxLoad, r.cores)
+		}
+	}
+	return false, ""
 }
 
 func (r runInfo) String() string {
-	if r.load < 0 {
-		return fmt.Sprintf("benchtime %s, load not recorded", orUnknown(r.benchtime))
+	s := "benchtime " + orUnknown(r.benchtime)
+	if r.load1Start >= 0 && r.otherCPU >= 0 {
+		s += fmt.Sprintf(", %d cores: 1-minute load %.2f at start, other processes %.2f cores on average", r.cores, r.load1Start, r.otherCPU)
+		if r.ownCPU >= 0 {
+			s += fmt.Sprintf(", this run %.2f", r.ownCPU)
+		}
+		if r.load1Max >= 0 {
+			s += fmt.Sprintf(", 1-minute load at most %.2f (the run's own included)", r.load1Max)
+		}
+		return s
 	}
-	return fmt.Sprintf("benchtime %s, 1-minute load at most %.2f on %d cores", orUnknown(r.benchtime), r.load, r.cores)
+	if r.load1Max < 0 {
+		return s + ", load not recorded"
+	}
+	return s + fmt.Sprintf(", 1-minute load at most %.2f on %d cores (others' CPU not recorded)", r.load1Max, r.cores)
+}
+
+// describe is String with the judgement: loaded and why, or not.
+func (r runInfo) describe(maxLoad, maxOther float64) string {
+	if l, why := r.loaded(maxLoad, maxOther); l {
+		return r.String() + "; LOADED: " + why
+	}
+	if r.load1Max < 0 && (r.load1Start < 0 || r.otherCPU < 0) {
+		return r.String()
+	}
+	return r.String() + "; not loaded"
 }
 
 func orUnknown(s string) string {
@@ -65,7 +131,7 @@ func parse(r io.Reader) (figures, []string) {
 }
 
 func parseRun(r io.Reader) (figures, []string, runInfo) {
-	info := runInfo{load: -1}
+	info := newRunInfo()
 	out := figures{}
 	var order []string
 	pkg := ""
@@ -84,9 +150,13 @@ func parseRun(r io.Reader) (figures, []string, runInfo) {
 			case "cores":
 				info.cores, _ = strconv.Atoi(v)
 			case "load1-max":
-				if x, err := strconv.ParseFloat(v, 64); err == nil {
-					info.load = x
-				}
+				info.load1Max = parseLoad(v)
+			case "load1-start":
+				info.load1Start = parseLoad(v)
+			case "other-cpu":
+				info.otherCPU = parseLoad(v)
+			case "own-cpu":
+				info.ownCPU = parseLoad(v)
 			}
 			continue
 		}
@@ -117,6 +187,16 @@ func parseRun(r io.Reader) (figures, []string, runInfo) {
 	return out, order, info
 }
 
+// parseLoad reads a load or CPU header value; -1 (not recorded) when it
+// is not a number >= 0.
+func parseLoad(v string) float64 {
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil || x < 0 {
+		return -1
+	}
+	return x
+}
+
 func trimProcs(s string) string {
 	if i := strings.LastIndex(s, "-"); i > 0 {
 		if _, err := strconv.Atoi(s[i+1:]); err == nil {
@@ -129,11 +209,12 @@ func trimProcs(s string) string {
 func main() {
 	basePath := flag.String("baseline", "testdata/bench/baseline.txt", "baseline benchmark output")
 	costsPath := flag.String("costs", "", "also write the per-step costs the scaling simulation reads (cmd/acesim) as JSON to this file")
-	maxLoad := flag.Float64("max-load", 0.5, "a run whose 1-minute load average exceeded this many times its cores is loaded: its ratios are marked")
+	maxLoad := flag.Float64("max-load", 0.5, "a run whose 1-minute load average at start (older runs: at most during the run) exceeded this many times its cores is loaded: its ratios are marked")
+	maxOther := flag.Float64("max-other", 0.25, "a run during which other processes used more than this many times its cores on average is loaded: its ratios are marked")
 	flag.Parse()
 	cur, order, curInfo := parseRun(os.Stdin)
 	var base figures
-	baseInfo := runInfo{load: -1}
+	baseInfo := newRunInfo()
 	if f, err := os.Open(*basePath); err == nil {
 		base, _, baseInfo = parseRun(f)
 		f.Close()
@@ -148,16 +229,18 @@ func main() {
 	}
 	w := bufio.NewWriter(os.Stdout)
 	defer w.Flush()
-	fmt.Fprintf(w, "this run: %s\nbaseline: %s\n", curInfo, baseInfo)
+	fmt.Fprintf(w, "this run: %s\nbaseline: %s\n", curInfo.describe(*maxLoad, *maxOther), baseInfo.describe(*maxLoad, *maxOther))
 	if base != nil && curInfo.benchtime != baseInfo.benchtime {
 		fmt.Fprintf(w, "NOT COMPARED: this run's benchtime is %s, the baseline's %s; run BENCHTIME=%s make bench (or record a baseline at %s)\n",
 			orUnknown(curInfo.benchtime), orUnknown(baseInfo.benchtime), orUnknown(baseInfo.benchtime), orUnknown(curInfo.benchtime))
 		base = nil
 	}
 	mark := ""
-	if base != nil && (curInfo.loaded(*maxLoad) || baseInfo.loaded(*maxLoad)) {
+	curLoaded, _ := curInfo.loaded(*maxLoad, *maxOther)
+	baseLoaded, _ := baseInfo.loaded(*maxLoad, *maxOther)
+	if base != nil && (curLoaded || baseLoaded) {
 		mark = "*"
-		fmt.Fprintf(w, "* every ratio below: this run or the baseline ran on a loaded machine (1-minute load above %.2g x cores), so a ratio measures the machine as much as ACE\n", *maxLoad)
+		fmt.Fprintln(w, "* every ratio below: this run or the baseline ran on a loaded machine (see above), so a ratio measures the machine as much as ACE")
 	}
 	fmt.Fprintf(w, "%-58s %-14s %14s %14s %8s\n", "benchmark", "unit", "now", "baseline", "now/base")
 	for _, name := range order {
