@@ -16,7 +16,9 @@
 // renderers would otherwise be reaped by init and their CPU (about a third
 // of a render benchmark's) counted as others'. Descendants still running
 // -grace after the command ends are named on stderr, their CPU so far
-// (/proc/PID/stat) counted as the tree's, and left running.
+// (/proc/PID/stat) counted as the tree's, and left running. Servers
+// outside the tree that benchmarks talk to (the machine's shared Redis and
+// NATS) count as others'.
 //
 // It writes three header lines for current.txt (read by
 // scripts/benchratio) to -o:
