@@ -273,9 +273,15 @@ func (l *loop) iterate(n int, base string, fb *policy.Feedback, x string) (it It
 		// A recipe's per-slide gate judges the compiled steps slide by
 		// slide (the agent's steps have their own gate on submit).
 		perSlide := l.rec.Gate == recipe.GatePerSlide && strings.TrimSpace(x) == ""
+		// Pictures only for the judge and the critic, who look at them
+		// when the edit changed what is drawn (or VQ is asked for); a
+		// pure recipe is judged by its expectations, so its slides are
+		// measured without them (the report's pictures are the Picture
+		// step's).
+		judged := strings.TrimSpace(x) != ""
 		done = lap(&it.Timings.Render)
 		ren, err = s.Render(RenderInput{DeckRef: it.Snapshot, OriginRef: req.DeckRef, SlideIDs: ids,
-			Images: df.TouchesVisual || req.VQ, Waived: l.waived(), PerSlide: perSlide})
+			Images: judged && (df.TouchesVisual || req.VQ), Waived: l.waived(), PerSlide: perSlide})
 		done()
 		if err != nil {
 			return it, fmt.Errorf("render: %w", err)

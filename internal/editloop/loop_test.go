@@ -35,6 +35,10 @@ type fake struct {
 	turns     []editloop.TurnInput
 	records   []skills.TurnRecord
 	recordErr error
+	// visual marks every diff as changing what is drawn; renders are
+	// the Render inputs seen.
+	visual  bool
+	renders []editloop.RenderInput
 }
 
 var errStop = errors.New("continue as new")
@@ -96,11 +100,12 @@ func (f *fake) Apply(in editloop.ApplyInput) (editloop.ApplyOutput, error) {
 }
 
 func (f *fake) Diff(editloop.DiffInput) (editloop.DiffOutput, error) {
-	return editloop.DiffOutput{Distinct: 1, ChangedSlides: []string{"s1"}}, nil
+	return editloop.DiffOutput{Distinct: 1, ChangedSlides: []string{"s1"}, TouchesVisual: f.visual}, nil
 }
 
-func (f *fake) Render(editloop.RenderInput) (editloop.RenderOutput, error) {
-	i := f.acts - 1
+func (f *fake) Render(in editloop.RenderInput) (editloop.RenderOutput, error) {
+	f.renders = append(f.renders, in)
+	i := max(f.acts-1, 0) // a pure recipe has no agent turn
 	pass := i >= len(f.gates) || f.gates[i]
 	out := editloop.RenderOutput{Slides: 1, GatePassed: pass}
 	if !pass {
@@ -189,6 +194,37 @@ func TestExpectationsDoNotHideWhyAnEditFellShort(t *testing.T) {
 		}
 		if rec.ChecksOnOrigin != (c.want == policy.GateBlocked) {
 			t.Errorf("%s: checks on origin %v", c.name, rec.ChecksOnOrigin)
+		}
+	}
+}
+
+// The render step takes pictures only for someone who looks at them: the
+// judge and the critic of an instruction's edit that changed what is
+// drawn. A pure recipe is judged by its expectations, so its render only
+// measures.
+func TestOnlyAJudgedEditIsRenderedWithPictures(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		req    editloop.Request
+		visual bool
+		want   bool
+	}{
+		{"instruction, visual change", editloop.Request{DeckRef: "d0", Instruction: "x"}, true, true},
+		{"instruction, no visual change", editloop.Request{DeckRef: "d0", Instruction: "x"}, false, false},
+		{"instruction, no visual change, VQ", editloop.Request{DeckRef: "d0", Instruction: "x", VQ: true}, false, true},
+		{"recipe and instruction", editloop.Request{DeckRef: "d0", Instruction: "x", RecipeRef: "r"}, true, true},
+		{"pure recipe, visual change", editloop.Request{DeckRef: "d0", RecipeRef: "r"}, true, false},
+		{"pure recipe, VQ", editloop.Request{DeckRef: "d0", RecipeRef: "r", VQ: true}, true, false},
+	} {
+		f := &fake{scores: []float64{5}, visual: c.visual}
+		if _, err := editloop.Run(f, c.req, nil); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if len(f.renders) == 0 {
+			t.Fatalf("%s: no render step", c.name)
+		}
+		if got := f.renders[0].Images; got != c.want {
+			t.Errorf("%s: render step asked for pictures %v, want %v", c.name, got, c.want)
 		}
 	}
 }
