@@ -109,6 +109,17 @@ func Connect(ctx context.Context, cfg Config) (*Conn, error) {
 	return c, nil
 }
 
+// CloseTemporal closes the Temporal client and stops the embedded Temporal
+// server if this process owns it; NATS and the store stay up until Close.
+// Nothing may use c.Temporal afterwards.
+func (c *Conn) CloseTemporal() error {
+	if c.Temporal != nil {
+		c.Temporal.Close()
+		c.Temporal = nil
+	}
+	return c.Stack.StopTemporal()
+}
+
 // Close closes the clients and stops an embedded stack this process owns.
 func (c *Conn) Close() error {
 	if c.Temporal != nil {

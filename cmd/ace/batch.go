@@ -367,7 +367,14 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	// conn and stopWorkers change when this batch takes over a stack whose
 	// owner stopped: the latest are stopped, workers first.
 	var stopWorkers func()
+	// stopping is closed once the teardown started before the report
+	// (stopBeforeReport) has finished.
+	var stopping chan struct{}
 	release := func() {
+		if stopping != nil {
+			<-stopping
+			stopping = nil
+		}
 		if stopWorkers != nil {
 			stopWorkers()
 			stopWorkers = nil
@@ -539,6 +546,10 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 			written++
 		}
 	}
+	// The report reads only the store: the workers (their browsers) and
+	// Temporal stop while it is written, and NATS after it.
+	stopping = stopBeforeReport(conn, stopWorkers)
+	stopWorkers = nil
 	if finished := sum.Done + sum.Failed; ferr != nil && finished == 0 {
 		// Stopped before any deck finished: no edited deck and no report
 		// page to point at (and no browser to start for one).
@@ -587,6 +598,23 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 		return &exitError{code: exitNotMet, err: fmt.Errorf("batch %s: some decks did not meet their goal (see %s)", batch, filepath.Join(outDir, "summary.txt"))}
 	}
 	return nil
+}
+
+// stopBeforeReport stops the workers (when stopWorkers is not nil) and then
+// closes conn's Temporal client and the embedded Temporal server this
+// process owns, in the background; the returned channel is closed when
+// both are done. Stopping Temporal takes about a second, mostly the
+// frontend's drain of open long polls, which the report's writing hides.
+func stopBeforeReport(conn *workers.Conn, stopWorkers func()) chan struct{} {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if stopWorkers != nil {
+			stopWorkers()
+		}
+		conn.CloseTemporal()
+	}()
+	return done
 }
 
 // stackWatchPeriod is how often an attached batch checks that the owner of

@@ -122,23 +122,36 @@ func attach(dataDir string, lockErr error) (*Stack, error) {
 	return nil, fmt.Errorf("%w; its %s is missing or unreadable: wait for it to finish starting, or set ACE_DATA_DIR to another directory", lockErr, path)
 }
 
+// StopTemporal stops the Temporal server (and its Web UI) of a stack this
+// process owns, leaving NATS, and so the store, up until Stop: for work
+// that reads results after the last workflow closed (ace batch's report).
+// Attached stacks are left running; a second call does nothing.
+func (s *Stack) StopTemporal() error {
+	if s == nil || !s.Owned {
+		return nil
+	}
+	if s.ui != nil {
+		s.ui.Stop()
+		s.ui = nil
+	}
+	if s.temporal == nil {
+		return nil
+	}
+	err := s.temporal.Stop()
+	s.temporal = nil
+	return err
+}
+
 // Stop stops the servers this process owns (the Web UI, then Temporal, so
-// workflow tasks stop before the messages they publish) and releases the
-// lock.
+// workflow tasks stop before the messages they publish, then NATS) and
+// releases the lock.
 // Attached stacks are left running.
 func (s *Stack) Stop() error {
 	if s == nil || !s.Owned {
 		return nil
 	}
 	var errs []error
-	if s.ui != nil {
-		s.ui.Stop()
-		s.ui = nil
-	}
-	if s.temporal != nil {
-		errs = append(errs, s.temporal.Stop())
-		s.temporal = nil
-	}
+	errs = append(errs, s.StopTemporal())
 	if s.nats != nil {
 		s.nats.Stop()
 		s.nats = nil

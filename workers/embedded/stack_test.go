@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"testing"
 	"time"
@@ -164,4 +165,53 @@ func TestHolder(t *testing.T) {
 		t.Fatalf("a Start after Holder looked: %v", err)
 	}
 	again.Unlock()
+}
+
+// TestStopTemporalKeepsNATS stops the Temporal server alone: its frontend
+// refuses connections, NATS still stores and serves a message, the lock
+// is still held, and Stop then stops NATS and releases the directory.
+func TestStopTemporalKeepsNATS(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s, err := Start(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Stop()
+	if err := s.StopTemporal(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.StopTemporal(); err != nil {
+		t.Fatalf("a second StopTemporal: %v", err)
+	}
+	if c, err := net.DialTimeout("tcp", s.Temporal, time.Second); err == nil {
+		c.Close()
+		t.Fatalf("Temporal's frontend %s still accepts connections", s.Temporal)
+	}
+	nc, err := nats.Connect(s.NATS)
+	if err != nil {
+		t.Fatalf("NATS after StopTemporal: %v", err)
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.CreateStream(ctx, jetstream.StreamConfig{Name: "KEEP", Subjects: []string{"keep"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := js.Publish(ctx, "keep", []byte("still here")); err != nil {
+		t.Fatal(err)
+	}
+	if held, _, err := Holder(dir); err != nil || !held {
+		t.Fatalf("the data directory's lock after StopTemporal: held %v, %v", held, err)
+	}
+	nc.Close()
+	if err := s.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	if held, _, err := Holder(dir); err != nil || held {
+		t.Fatalf("the lock after Stop: held %v, %v", held, err)
+	}
 }
