@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"net/url"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"go.temporal.io/sdk/client"
+	"golang.org/x/sync/errgroup"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/acecanvas/ace/internal/deckio"
@@ -141,12 +143,24 @@ func PrepareJobs(ctx context.Context, s store.Store, batch string, paths []strin
 	// another deck's own name (a/deck, b/deck and c/deck-2 get deck,
 	// deck-3 and deck-2).
 	keys := deckKeys(distinct)
+	// The decks are read and stored a core each at a time (importing is
+	// CPU-bound); the jobs and the batch id follow the given order.
+	refs, errs := make([]string, len(distinct)), make([]error, len(distinct))
+	var g errgroup.Group
+	g.SetLimit(runtime.NumCPU())
+	for i, p := range distinct {
+		g.Go(func() error {
+			refs[i], errs[i] = putDeck(ctx, s, p)
+			return nil
+		})
+	}
+	g.Wait()
 	jobs := make([]Job, 0, len(distinct))
 	for i, p := range distinct {
 		key := keys[i]
 		req := &acev1.EditRequest{DeckName: filepath.Base(p), Instruction: e.Instruction, RecipeRef: recipeRef,
 			RecipePath: e.RecipePath, Options: e.Options, ExportFormat: e.Format}
-		ref, err := putDeck(ctx, s, p)
+		ref, err := refs[i], errs[i]
 		if err != nil {
 			// One unreadable deck is reported, not fatal to the batch.
 			fmt.Fprintf(h, "unreadable\x00%s\x00", p)
