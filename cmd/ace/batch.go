@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/acecanvas/ace/activities"
 	"github.com/acecanvas/ace/internal/llm"
 	"github.com/acecanvas/ace/internal/outfile"
 	"github.com/acecanvas/ace/internal/policy"
@@ -370,7 +371,21 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	// stopping is closed once the teardown started before the report
 	// (stopBeforeReport) has finished.
 	var stopping chan struct{}
+	// starting delivers the activities (their browsers) made beside
+	// PrepareJobs; awaitActivities takes them.
+	var starting chan preparedActivities
+	awaitActivities := func() preparedActivities {
+		if starting == nil {
+			return preparedActivities{}
+		}
+		a := <-starting
+		starting = nil
+		return a
+	}
 	release := func() {
+		if a := awaitActivities(); a.close != nil {
+			a.close()
+		}
 		if stopping != nil {
 			<-stopping
 			stopping = nil
@@ -403,6 +418,16 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 		if err := checkModel(ctx, edit); err != nil {
 			return err
 		}
+		// Chromium starts while the decks are read and stored (about a
+		// second each, on different cores); the workers and the
+		// dispatcher start once the input is known to be good, so a
+		// refused batch id or unreadable decks start no work.
+		starting = make(chan preparedActivities, 1)
+		go func() {
+			var a preparedActivities
+			a.acts, a.close, a.err = workers.NewActivities(ctx, conn, workers.EditQueues, renderPoolSize)
+			starting <- a
+		}()
 	}
 	batch, jobs, err := workers.PrepareJobs(ctx, conn.Store, batchID, paths, edit)
 	if err != nil {
@@ -447,10 +472,12 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return badInput(fmt.Errorf("output directory: %w", err))
 	}
-	// Workers (and Chromium) start once the input is known to be good: a
-	// refused batch id or unreadable decks are reported without the wait.
 	if ownWorkers {
-		if stopWorkers, err = startLocalWorkers(ctx, conn, workers.EditQueues, true); err != nil {
+		a := awaitActivities()
+		if a.err != nil {
+			return a.err
+		}
+		if stopWorkers, err = runLocalWorkers(ctx, conn, workers.EditQueues, a.acts, a.close, true); err != nil {
 			return err
 		}
 	}
@@ -598,6 +625,13 @@ func runBatch(ctx context.Context, paths []string, edit workers.Edit, batchID, o
 		return &exitError{code: exitNotMet, err: fmt.Errorf("batch %s: some decks did not meet their goal (see %s)", batch, filepath.Join(outDir, "summary.txt"))}
 	}
 	return nil
+}
+
+// preparedActivities is what workers.NewActivities returned.
+type preparedActivities struct {
+	acts  *activities.Activities
+	close func()
+	err   error
 }
 
 // stopBeforeReport stops the workers (when stopWorkers is not nil) and then

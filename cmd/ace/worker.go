@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/acecanvas/ace/activities"
 	"github.com/acecanvas/ace/workers"
 )
 
@@ -84,6 +85,12 @@ func startLocalWorkers(ctx context.Context, conn *workers.Conn, queues []string,
 	if err != nil {
 		return nil, err
 	}
+	return runLocalWorkers(ctx, conn, queues, acts, closeSteps, dispatch)
+}
+
+// runLocalWorkers is startLocalWorkers with the activities (their render
+// pool started) made beforehand; on error it closes them.
+func runLocalWorkers(ctx context.Context, conn *workers.Conn, queues []string, acts *activities.Activities, closeSteps func(), dispatch bool) (func(), error) {
 	ws, err := workers.StartWorkers(conn.Temporal, queues, acts, workers.WorkerOptions{RenderConcurrency: renderPoolSize, StopTimeout: workerDrain})
 	if err != nil {
 		closeSteps()
