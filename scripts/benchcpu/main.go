@@ -20,16 +20,22 @@
 // outside the tree that benchmarks talk to (the machine's shared Redis and
 // NATS) count as others'.
 //
-// It writes three header lines for current.txt (read by
+// Before the command starts it samples the machine's busy CPU for -settle
+// (5 s): what was running when the run began, as busy cores now, where
+// the 1-minute load average still holds a minute-old history (after a
+// heavy run it stays above 1 on 2 cores for about two minutes).
+//
+// It writes four header lines for current.txt (read by
 // scripts/benchratio) to -o:
 //
+//	# busy-start: 0.04    the machine's average busy cores over -settle before the command
 //	# load1-start: 0.31   1-minute load average before the command started (/proc/loadavg)
 //	# other-cpu: 0.05     others' busy CPU over the run / wall seconds: average busy cores, >= 0
 //	# own-cpu: 1.62       the command's tree's CPU / wall seconds: average busy cores
 //
 // and exits with the command's exit status.
 //
-// Usage: benchcpu -o FILE [-hz 100] [-grace 10s] -- command [args...]
+// Usage: benchcpu -o FILE [-hz 100] [-grace 10s] [-settle 5s] -- command [args...]
 package main
 
 import (
@@ -52,12 +58,13 @@ func main() {
 	out := flag.String("o", "", "write the load1-start, other-cpu and own-cpu header lines to this file")
 	hz := flag.Int("hz", 100, "USER_HZ, the ticks per second of /proc/stat and /proc/PID/stat (getconf CLK_TCK)")
 	grace := flag.Duration("grace", 10*time.Second, "how long to reap descendants still running after the command ends")
+	settle := flag.Duration("settle", 5*time.Second, "how long to sample the machine's busy CPU before the command starts (busy-start)")
 	flag.Parse()
 	if *out == "" || flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: benchcpu -o FILE [-hz 100] [-grace 10s] -- command [args...]")
+		fmt.Fprintln(os.Stderr, "usage: benchcpu -o FILE [-hz 100] [-grace 10s] [-settle 5s] -- command [args...]")
 		os.Exit(2)
 	}
-	code, err := run(*out, *hz, *grace, flag.Args())
+	code, err := run(*out, *hz, *grace, *settle, flag.Args())
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "benchcpu:", err)
 		if code == 0 {
@@ -69,16 +76,21 @@ func main() {
 
 // run runs args as described in the package comment and returns its exit
 // code.
-func run(out string, hz int, grace time.Duration, args []string) (int, error) {
+func run(out string, hz int, grace, settle time.Duration, args []string) (int, error) {
+	busyStart, err := busyOver(hz, settle)
+	if err != nil {
+		return 1, err
+	}
 	f, own, wall, code, err := measure(hz, grace, args)
+	f.busyStart = busyStart
 	if err != nil {
 		return code, err
 	}
 	if err := os.WriteFile(out, []byte(f.header()), 0o644); err != nil {
 		return code, fmt.Errorf("-o %s: %w", out, err)
 	}
-	fmt.Fprintf(os.Stderr, "benchcpu: %.1f s; 1-minute load average %.2f at start; CPU of other processes %.2f cores on average, of this run %.2f cores (%.1f s)\n",
-		wall, f.load1Start, f.otherCPU, f.ownCPU, own)
+	fmt.Fprintf(os.Stderr, "benchcpu: %.1f s; %.2f cores busy in the %s before it (1-minute load average %.2f); CPU of other processes %.2f cores on average, of this run %.2f cores (%.1f s)\n",
+		wall, f.busyStart, settle, f.load1Start, f.otherCPU, f.ownCPU, own)
 	return code, nil
 }
 
@@ -132,10 +144,30 @@ func measure(hz int, grace time.Duration, args []string) (f figures, own, wall f
 	return figuresOf(load, float64(busy1-busy0)/float64(hz), own, wall), own, wall, code, nil
 }
 
-// figures are what benchcpu reports: the 1-minute load average at the
-// start, and others' and the run's average busy cores over the run.
+// figures are what benchcpu reports: the busy cores and the 1-minute load
+// average at the start, and others' and the run's average busy cores over
+// the run.
 type figures struct {
-	load1Start, otherCPU, ownCPU float64
+	busyStart, load1Start, otherCPU, ownCPU float64
+}
+
+// busyOver is the machine's average busy cores (busyTicks) over d, from
+// now; 0 for d <= 0.
+func busyOver(hz int, d time.Duration) (float64, error) {
+	if d <= 0 {
+		return 0, nil
+	}
+	b0, err := busyTicks()
+	if err != nil {
+		return 0, err
+	}
+	t0 := time.Now()
+	time.Sleep(d)
+	b1, err := busyTicks()
+	if err != nil {
+		return 0, err
+	}
+	return float64(b1-b0) / float64(hz) / time.Since(t0).Seconds(), nil
 }
 
 // figuresOf turns the machine's busy and the tree's CPU seconds over wall
@@ -150,7 +182,7 @@ func figuresOf(load1, busySec, ownSec, wallSec float64) figures {
 }
 
 func (f figures) header() string {
-	return fmt.Sprintf("# load1-start: %.2f\n# other-cpu: %.2f\n# own-cpu: %.2f\n", f.load1Start, f.otherCPU, f.ownCPU)
+	return fmt.Sprintf("# busy-start: %.2f\n# load1-start: %.2f\n# other-cpu: %.2f\n# own-cpu: %.2f\n", f.busyStart, f.load1Start, f.otherCPU, f.ownCPU)
 }
 
 // leftover is a descendant still running after the grace period.

@@ -4,6 +4,7 @@ package main
 
 import (
 	"math"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -70,5 +71,28 @@ func TestMeasureCountsOrphanedDescendantsAsTheRunsOwn(t *testing.T) {
 	}
 	if own < 0.25 {
 		t.Errorf("the run's CPU %.2f s, want the orphaned loop's (about 1 s on a free core)", own)
+	}
+}
+
+// busyOver sees a core kept busy while it samples (this test's own
+// goroutine spinning): at least 0.7 cores of the machine's, at most all.
+func TestBusyOverSeesABusyCore(t *testing.T) {
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+		}
+	}()
+	busy, err := busyOver(100, time.Second)
+	close(stop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if busy < 0.7 || busy > float64(runtime.NumCPU())+0.1 {
+		t.Errorf("busyOver with a spinning goroutine = %.2f cores, want 0.7 to %d", busy, runtime.NumCPU())
 	}
 }

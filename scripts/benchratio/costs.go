@@ -17,8 +17,10 @@ type StepCosts struct {
 	Benchtime string  `json:"benchtime"`
 	Cores     int     `json:"cores"`
 	Load1Max  float64 `json:"load1_max"` // highest 1-minute load average during the run, its own load included; -1 not recorded
-	// 1-minute load average before the run, and the average busy cores
-	// of other processes over it (scripts/benchcpu); -1 not recorded.
+	// The machine's busy cores just before the run, the 1-minute load
+	// average then, and the average busy cores of other processes over
+	// the run (scripts/benchcpu); -1 not recorded.
+	BusyStart  float64 `json:"busy_start"`
 	Load1Start float64 `json:"load1_start"`
 	OtherCPU   float64 `json:"other_cpu"`
 	Recorded   string  `json:"recorded,omitempty"`
@@ -42,7 +44,7 @@ type StepCosts struct {
 
 // costsFrom picks the step costs out of a run's figures.
 func costsFrom(f figures, info runInfo) StepCosts {
-	c := StepCosts{Benchtime: info.benchtime, Cores: info.cores, Load1Max: info.load1Max, Load1Start: info.load1Start, OtherCPU: info.otherCPU, Recorded: info.recorded, Source: map[string]string{}}
+	c := StepCosts{Benchtime: info.benchtime, Cores: info.cores, Load1Max: info.load1Max, Load1Start: info.load1Start, BusyStart: info.busyStart, OtherCPU: info.otherCPU, Recorded: info.recorded, Source: map[string]string{}}
 	ms := func(field, bench, unit string, scale float64) float64 {
 		v, ok := f[bench][unit]
 		if !ok {

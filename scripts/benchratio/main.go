@@ -11,10 +11,13 @@
 // others loaded the machine, not when the benchmarks did (the batch
 // benchmarks alone drive the 1-minute load to about 5 on 2 cores):
 //
-//   - "# load1-start:", the 1-minute load average before the run, is above
-//     -max-load (0.5) times its "# cores:" (1.0 on 2 cores): the machine
-//     was busy when the run began; the load average also counts tasks
-//     waiting for the disk, which CPU time does not show; or
+//   - "# busy-start:", the machine's average busy cores over the 5 s before
+//     the run (scripts/benchcpu -settle), is above -max-load (0.5) times
+//     its "# cores:" (1.0 on 2 cores): the machine was busy when the run
+//     began. A file without it (written before it was recorded) is judged
+//     by "# load1-start:", the 1-minute load average then, which also
+//     still counts the minute before: a run started within two minutes of
+//     another was judged loaded by it; or
 //   - "# other-cpu:", the average busy cores of every process outside the
 //     run over the run (scripts/benchcpu: /proc/stat less the run's own
 //     process tree), is above -max-other (0.25) times its cores (half a
@@ -47,21 +50,23 @@ import (
 type figures map[string]map[string]float64 // benchmark -> unit -> value
 
 // runInfo is what scripts/bench writes above the go test output: the
-// -benchtime, the machine's cores, the 1-minute load average before the
-// run and at most during it, and the average busy cores of other
-// processes and of the run itself over the run (each < 0: not recorded).
+// -benchtime, the machine's cores, its busy cores just before the run,
+// the 1-minute load average before the run and at most during it, and the
+// average busy cores of other processes and of the run itself over the
+// run (each < 0: not recorded).
 type runInfo struct {
 	benchtime  string
 	recorded   string
 	cores      int
 	load1Max   float64
 	load1Start float64
+	busyStart  float64
 	otherCPU   float64
 	ownCPU     float64
 }
 
 func newRunInfo() runInfo {
-	return runInfo{load1Max: -1, load1Start: -1, otherCPU: -1, ownCPU: -1}
+	return runInfo{load1Max: -1, busyStart: -1, load1Start: -1, otherCPU: -1, ownCPU: -1}
 }
 
 // loaded judges the run by the rule of the package comment: by its start
@@ -74,6 +79,13 @@ func (r runInfo) loaded(maxLoad, maxOther float64) (bool, string) {
 	}
 	n := float64(r.cores)
 	switch {
+	case r.busyStart >= 0 && r.otherCPU >= 0:
+		if r.busyStart > maxLoad*n {
+			return true, fmt.Sprintf("%.2f cores busy just before the run, above %.2g x %d cores", r.busyStart, maxLoad, r.cores)
+		}
+		if r.otherCPU > maxOther*n {
+			return true, fmt.Sprintf("other processes used %.2f cores on average, above %.2g x %d cores", r.otherCPU, maxOther, r.cores)
+		}
 	case r.load1Start >= 0 && r.otherCPU >= 0:
 		if r.load1Start > maxLoad*n {
 			return true, fmt.Sprintf("1-minute load %.2f at start, above %.2g x %d cores", r.load1Start, maxLoad, r.cores)
@@ -92,7 +104,11 @@ func (r runInfo) loaded(maxLoad, maxOther float64) (bool, string) {
 func (r runInfo) String() string {
 	s := "benchtime " + orUnknown(r.benchtime)
 	if r.load1Start >= 0 && r.otherCPU >= 0 {
-		s += fmt.Sprintf(", %d cores: 1-minute load %.2f at start, other processes %.2f cores on average", r.cores, r.load1Start, r.otherCPU)
+		s += fmt.Sprintf(", %d cores: ", r.cores)
+		if r.busyStart >= 0 {
+			s += fmt.Sprintf("%.2f cores busy just before the run, ", r.busyStart)
+		}
+		s += fmt.Sprintf("1-minute load %.2f at start, other processes %.2f cores on average", r.load1Start, r.otherCPU)
 		if r.ownCPU >= 0 {
 			s += fmt.Sprintf(", this run %.2f", r.ownCPU)
 		}
@@ -153,6 +169,8 @@ func parseRun(r io.Reader) (figures, []string, runInfo) {
 				info.load1Max = parseLoad(v)
 			case "load1-start":
 				info.load1Start = parseLoad(v)
+			case "busy-start":
+				info.busyStart = parseLoad(v)
 			case "other-cpu":
 				info.otherCPU = parseLoad(v)
 			case "own-cpu":

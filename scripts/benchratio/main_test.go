@@ -17,10 +17,10 @@ PASS
 
 func TestParseRunReadsTheLoadHeaders(t *testing.T) {
 	f, order, info := parseRun(strings.NewReader(header(
-		"# benchtime: 1x", "# cores: 2", "# load1-start: 0.30", "# other-cpu: 0.05", "# own-cpu: 1.71", "# load1-max: 5.40",
+		"# benchtime: 1x", "# cores: 2", "# busy-start: 0.04", "# load1-start: 0.30", "# other-cpu: 0.05", "# own-cpu: 1.71", "# load1-max: 5.40",
 		"# recorded: 2026-12-03 09:00 UTC, 6 min 10 s")))
 	want := runInfo{benchtime: "1x", recorded: "2026-12-03 09:00 UTC, 6 min 10 s", cores: 2,
-		load1Max: 5.4, load1Start: 0.3, otherCPU: 0.05, ownCPU: 1.71}
+		load1Max: 5.4, busyStart: 0.04, load1Start: 0.3, otherCPU: 0.05, ownCPU: 1.71}
 	if info != want {
 		t.Errorf("parseRun info = %+v, want %+v", info, want)
 	}
@@ -39,6 +39,9 @@ func TestLoadedCountsOthersNotTheRunsOwnLoad(t *testing.T) {
 		{"the run's own load only", []string{"# cores: 2", "# load1-max: 5.4", "# load1-start: 0.3", "# other-cpu: 0.05"}, false, ""},
 		{"others used 1.2 cores", []string{"# cores: 2", "# load1-max: 5.4", "# load1-start: 0.3", "# other-cpu: 1.2"}, true, "other processes used 1.20 cores"},
 		{"busy at start", []string{"# cores: 2", "# load1-max: 5.4", "# load1-start: 1.6", "# other-cpu: 0.05"}, true, "1-minute load 1.60 at start"},
+		{"start load lingering from an earlier run, machine idle", []string{"# cores: 2", "# busy-start: 0.05", "# load1-start: 2.69", "# other-cpu: 0.13"}, false, ""},
+		{"busy just before the run", []string{"# cores: 2", "# busy-start: 1.40", "# load1-start: 0.2", "# other-cpu: 0.13"}, true, "1.40 cores busy just before the run"},
+		{"idle at start, others busy during", []string{"# cores: 2", "# busy-start: 0.05", "# load1-start: 0.2", "# other-cpu: 0.9"}, true, "other processes used 0.90 cores"},
 		{"older run, loaded", []string{"# cores: 2", "# load1-max: 5.4"}, true, "1-minute load at most 5.40"},
 		{"older run, quiet", []string{"# cores: 2", "# load1-max: 0.8"}, false, ""},
 		{"nothing recorded", []string{"# cores: 2"}, false, ""},
