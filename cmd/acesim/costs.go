@@ -10,9 +10,14 @@ import (
 // run (out/bench/stepcosts.json; the default in testdata/bench). Figures
 // are milliseconds of one worker's time.
 type stepCosts struct {
-	Benchtime        string    `json:"benchtime"`
-	Cores            int       `json:"cores"`
-	Load1Max         float64   `json:"load1_max"`
+	Benchtime string  `json:"benchtime"`
+	Cores     int     `json:"cores"`
+	Load1Max  float64 `json:"load1_max"`
+	// The machine's busy cores just before the run and others' average
+	// busy cores during it (scripts/benchcpu); -1 when the file predates
+	// them.
+	BusyStart        float64   `json:"busy_start"`
+	OtherCPU         float64   `json:"other_cpu"`
 	Recorded         string    `json:"recorded"`
 	RouteMS          float64   `json:"route_ms"`
 	ActRoundMS       float64   `json:"act_round_ms"`
@@ -35,7 +40,7 @@ func readCosts(path string) (*stepCosts, error) {
 	if err != nil {
 		return nil, fmt.Errorf("acesim: -costs %s: %w; run make bench (writes out/bench/stepcosts.json) or give testdata/bench/stepcosts.json", path, err)
 	}
-	var c stepCosts
+	c := stepCosts{Load1Max: -1, BusyStart: -1, OtherCPU: -1}
 	if err := json.Unmarshal(b, &c); err != nil {
 		return nil, fmt.Errorf("acesim: -costs %s: not the JSON scripts/benchratio -costs writes: %w", path, err)
 	}

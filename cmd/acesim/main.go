@@ -89,8 +89,8 @@ func run(args []string, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "acesim: step costs from %s (benchtime %s, %d cores, recorded %s, 1-minute load %s)\n",
-		path, costs.Benchtime, costs.Cores, costs.Recorded, loadText(costs.Load1Max))
+	fmt.Fprintf(w, "acesim: step costs from %s (benchtime %s, %d cores, recorded %s, %s)\n",
+		path, costs.Benchtime, costs.Cores, costs.Recorded, machineText(costs))
 	fmt.Fprintf(w, "acesim: render %.1f ms/slide, %.1f slides/deck, import %.0f-%.0f ms, export %.0f-%.0f ms, orchestration %.0f ms/deck, NATS put/get %.2f/%.2f ms\n",
 		costs.RenderSlideMS, costs.SlidesPerDeck, minOf(costs.ImportMS), maxOf(costs.ImportMS), minOf(costs.ExportMS), maxOf(costs.ExportMS), costs.OrchestrationMS, costs.NATSPutMS, costs.NATSGetMS)
 	fmt.Fprintf(w, "acesim: Temporal %.0f actions/s, NATS %d at once, model %.0f RPM / %.0f TPM, %.0f tokens and %.1f s per call, %d agent rounds, %.0f%% of slides changed, render factor %.2g\n\n",
@@ -190,6 +190,19 @@ func ints(name, list string) ([]int, error) {
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// machineText says how busy the machine was: others' CPU when the run
+// recorded it (the 1-minute load counts the run's own), else that load.
+func machineText(c *stepCosts) string {
+	if c.OtherCPU >= 0 {
+		s := fmt.Sprintf("other processes %.2f cores on average", c.OtherCPU)
+		if c.BusyStart >= 0 {
+			s = fmt.Sprintf("%.2f cores busy before it, %s", c.BusyStart, s)
+		}
+		return s
+	}
+	return "1-minute load " + loadText(c.Load1Max)
 }
 
 func loadText(l float64) string {
