@@ -207,6 +207,9 @@ func (l *loop) route() error {
 func (l *loop) iterate(n int, base string, fb *policy.Feedback, x string) (it IterationRecord, err error) {
 	s, req := l.s, l.req
 	it = IterationRecord{N: n, Base: base, Feedback: fb}
+	// An instruction is acted on by the agent and judged; a pure recipe
+	// is judged by its expectations.
+	instructed := strings.TrimSpace(x) != ""
 	t0 := s.Now()
 	defer func() {
 		it.Usage = llm.Sum(it.LLM)
@@ -232,7 +235,7 @@ func (l *loop) iterate(n int, base string, fb *policy.Feedback, x string) (it It
 		start, assetDir = working{deck: act.DeckRef, calls: act.CallsRef}, act.AssetDir
 	}
 	final := start
-	if strings.TrimSpace(x) != "" {
+	if instructed {
 		var err error
 		final, err = l.agentSteps(&it, base, start, x, fb, assetDir)
 		if err != nil {
@@ -272,16 +275,15 @@ func (l *loop) iterate(n int, base string, fb *policy.Feedback, x string) (it It
 		}
 		// A recipe's per-slide gate judges the compiled steps slide by
 		// slide (the agent's steps have their own gate on submit).
-		perSlide := l.rec.Gate == recipe.GatePerSlide && strings.TrimSpace(x) == ""
+		perSlide := l.rec.Gate == recipe.GatePerSlide && !instructed
 		// Pictures only for the judge and the critic, who look at them
 		// when the edit changed what is drawn (or VQ is asked for); a
 		// pure recipe is judged by its expectations, so its slides are
 		// measured without them (the report's pictures are the Picture
 		// step's).
-		judged := strings.TrimSpace(x) != ""
 		done = lap(&it.Timings.Render)
 		ren, err = s.Render(RenderInput{DeckRef: it.Snapshot, OriginRef: req.DeckRef, SlideIDs: ids,
-			Images: judged && (df.TouchesVisual || req.VQ), Waived: l.waived(), PerSlide: perSlide})
+			Images: instructed && (df.TouchesVisual || req.VQ), Waived: l.waived(), PerSlide: perSlide})
 		done()
 		if err != nil {
 			return it, fmt.Errorf("render: %w", err)
@@ -310,7 +312,7 @@ func (l *loop) iterate(n int, base string, fb *policy.Feedback, x string) (it It
 		}
 	}
 
-	if strings.TrimSpace(x) == "" {
+	if !instructed {
 		it.JudgeSkipped = true // a pure recipe: its expectations judge it
 		return it, nil
 	}
